@@ -1,0 +1,1 @@
+"""Pure game rules: no Flask, no Redis, no clock, no global randomness."""

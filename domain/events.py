@@ -1,0 +1,151 @@
+"""Events: immutable past-tense facts, their canonical JSON and the hash chain.
+
+An `Event` is what the rules decide: a type, who caused it and JSON-native data
+(dicts with string keys, lists, strings, numbers, booleans, None — never tuples,
+so that an event read back from the store equals the one decided).
+
+A `RecordedEvent` is an event as stored: with its position in the stream
+(`seq`, from 1), server time, the id of the command that caused it, the
+command itself on the first event of a batch (so an audit can re-execute it),
+the schema version of its type (`v`) and `hash`, the SHA-256 of the previous
+event's hash and this event's canonical JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+GENESIS_HASH = "0" * 64
+SYSTEM = "system"
+
+
+@dataclass(frozen=True)
+class Event:
+    """A decided fact, not yet stored."""
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    actor: int | str = SYSTEM
+
+
+@dataclass(frozen=True)
+class RecordedEvent:
+    """An event with its place in a game's stream."""
+
+    seq: int
+    type: str
+    actor: int | str
+    data: Mapping[str, Any]
+    time: str
+    command_id: str
+    v: int
+    hash: str
+    command: Mapping[str, Any] | None = None
+
+    @property
+    def event(self) -> Event:
+        """Return the bare decided event."""
+        return Event(self.type, self.data, self.actor)
+
+    def body(self) -> dict[str, Any]:
+        """Return every field but the hash: what the hash covers."""
+        body = {
+            "seq": self.seq,
+            "type": self.type,
+            "actor": self.actor,
+            "data": self.data,
+            "time": self.time,
+            "command_id": self.command_id,
+            "v": self.v,
+        }
+        if self.command is not None:
+            body["command"] = self.command
+        return body
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the event as stored and exported."""
+        return {**self.body(), "hash": self.hash}
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> RecordedEvent:
+        """Read a stored event, upcasting an older schema version."""
+        type_, v, data = upcast(raw["type"], raw.get("v", 1), raw["data"])
+        return cls(
+            seq=raw["seq"],
+            type=type_,
+            actor=raw["actor"],
+            data=data,
+            time=raw["time"],
+            command_id=raw["command_id"],
+            v=v,
+            hash=raw["hash"],
+            command=raw.get("command"),
+        )
+
+
+def canonical_json(value: Any) -> str:
+    """Serialise the way every hash is taken: sorted keys, no spaces, ASCII."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def chain_hash(previous_hash: str, body: Mapping[str, Any]) -> str:
+    """Hash one event's body onto the chain."""
+    text = previous_hash + canonical_json(body)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def record(
+    events: list[Event],
+    *,
+    after_seq: int,
+    previous_hash: str,
+    time: str,
+    command_id: str,
+    command: Mapping[str, Any] | None,
+) -> list[RecordedEvent]:
+    """Give a decided batch its positions and hashes; the command rides on the first."""
+    recorded = []
+    for offset, event in enumerate(events):
+        body = RecordedEvent(
+            seq=after_seq + offset + 1,
+            type=event.type,
+            actor=event.actor,
+            data=event.data,
+            time=time,
+            command_id=command_id,
+            v=CURRENT_VERSIONS.get(event.type, 1),
+            hash="",
+            command=command if offset == 0 else None,
+        )
+        previous_hash = chain_hash(previous_hash, body.body())
+        recorded.append(_with_hash(body, previous_hash))
+    return recorded
+
+
+def _with_hash(event: RecordedEvent, hash_: str) -> RecordedEvent:
+    return RecordedEvent(**{**event.__dict__, "hash": hash_})
+
+
+# Schema evolution. When an event type's data changes shape, bump its version
+# in CURRENT_VERSIONS and register an upcaster from the old version; streams
+# written before stay readable because every read upcasts.
+Upcaster = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+CURRENT_VERSIONS: dict[str, int] = {}
+_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def register_upcaster(type_: str, from_version: int, upcaster: Upcaster) -> None:
+    """Declare how to lift `type_` data from `from_version` to the next version."""
+    _UPCASTERS[(type_, from_version)] = upcaster
+    CURRENT_VERSIONS[type_] = max(CURRENT_VERSIONS.get(type_, 1), from_version + 1)
+
+
+def upcast(type_: str, v: int, data: Mapping[str, Any]) -> tuple[str, int, Mapping[str, Any]]:
+    """Lift event data to the current version of its type."""
+    while (type_, v) in _UPCASTERS:
+        data = _UPCASTERS[(type_, v)](data)
+        v += 1
+    return type_, v, data

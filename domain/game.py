@@ -1,0 +1,226 @@
+"""The game aggregate every game shares: seats, status, version, the seed's
+commitment and reveal, wrapped around one game's own rules state.
+
+`execute(game, command, seed)` is the one decision function: the service calls
+it for every command and an audit calls it again on the recorded commands, so
+both must get the same events. Commands are JSON-native dicts:
+
+- `{"kind": "create", "id", "game", "seats": [seat or null], "options", "seed_commitment"}`
+  where a seat is `{"name", "bot", "token_sha256"}` (a null seat is open);
+- `{"kind": "join", "seat", "name", "token_sha256"}`;
+- `{"kind": "act", "seat", "action": {...}}` — a seat's move;
+- `{"kind": "advance"}` — one system step (scoring, dealing).
+
+Core event types: GameCreated, SeatTaken, GameStarted, GameEnded. Every other
+event belongs to the game's rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import reduce
+from typing import Any, Iterable, Mapping
+
+from domain.chance import Chance, seed_commitment
+from domain.errors import GameOver, NotYourTurn, RuleError
+from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent
+from domain.games import RULES, load_all
+from domain.rules import Result, Rules, normalise_options
+
+WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "GameEnded"})
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits in a seat; an open seat has neither name nor bot."""
+
+    name: str | None = None
+    bot: str | None = None
+    token_sha256: str | None = None
+
+    @property
+    def filled(self) -> bool:
+        return self.name is not None or self.bot is not None
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the fold of its events."""
+
+    id: str = ""
+    type: str = ""
+    version: int = 0
+    last_hash: str = GENESIS_HASH
+    options: Mapping[str, Any] | None = None
+    seed_commitment: str = ""
+    seats: tuple[Seat, ...] = ()
+    status: str = WAITING
+    rules_state: Any = None
+    result: Mapping[str, Any] | None = None
+    seed: str | None = None
+
+    @property
+    def rules(self) -> Rules:
+        return rules_for(self.type)
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        """Seats that may act now."""
+        if self.status != ACTIVE:
+            return frozenset()
+        return self.rules.to_act(self.rules_state)
+
+    @property
+    def system_due(self) -> bool:
+        """Whether the system must take a step before anyone acts."""
+        return self.status == ACTIVE and self.rules.system_due(self.rules_state)
+
+    def bots_to_act(self) -> list[int]:
+        """Bot seats among those who may act now."""
+        return sorted(seat for seat in self.to_act if self.seats[seat].bot)
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Actions the seat may post now."""
+        if seat not in self.to_act:
+            return []
+        return self.rules.legal_actions(self.rules_state, seat)
+
+
+def rules_for(game_type: str) -> Rules:
+    """Return a game's rules by id."""
+    if not RULES:
+        load_all()
+    return RULES[game_type]
+
+
+# --- evolve -----------------------------------------------------------------
+
+
+def evolve(game: Game, event: RecordedEvent) -> Game:
+    """Apply one recorded event; never fails on a valid stream."""
+    game = replace(game, version=event.seq, last_hash=event.hash)
+    data = event.data
+    if event.type == "GameCreated":
+        return replace(
+            game,
+            id=data["id"],
+            type=data["game"],
+            options=data["options"],
+            seed_commitment=data["seed_commitment"],
+            seats=tuple(Seat() for _ in range(data["seats"])),
+        )
+    if event.type == "SeatTaken":
+        seats = list(game.seats)
+        seats[data["seat"]] = Seat(data.get("name"), data.get("bot"), data.get("token_sha256"))
+        return replace(game, seats=tuple(seats))
+    if event.type == "GameStarted":
+        return replace(game, status=ACTIVE)
+    if event.type == "GameEnded":
+        return replace(game, status=FINISHED, result=data["result"], seed=data["seed"])
+    return replace(game, rules_state=game.rules.evolve(game.rules_state, event.event))
+
+
+def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
+    """Fold recorded events into a game (from scratch, or on from `game`)."""
+    return reduce(evolve, events, game or Game())
+
+
+# --- decide -----------------------------------------------------------------
+
+
+def execute(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
+    """Decide the events of one command, or raise a DomainError."""
+    kind = command.get("kind")
+    if kind == "create":
+        return _create(command, seed)
+    if game.status == FINISHED:
+        raise GameOver("the game is over")
+    if kind == "join":
+        return _join(game, command, seed)
+    if kind == "act":
+        return _act(game, command["seat"], command["action"], seed)
+    if kind == "advance":
+        return _advance(game, seed)
+    raise RuleError(f"unknown command kind {kind!r}")
+
+
+def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
+    rules = rules_for(command["game"])
+    seats = command["seats"]
+    options = normalise_options(rules, command.get("options"), len(seats))
+    if seed_commitment(seed) != command["seed_commitment"]:
+        raise RuleError("the seed does not match its commitment")
+    created = Event(
+        "GameCreated",
+        {
+            "id": command["id"],
+            "game": rules.id,
+            "rules_version": rules.rules_version,
+            "seats": len(seats),
+            "options": options,
+            "seed_commitment": command["seed_commitment"],
+        },
+    )
+    game = Game(version=0, type=rules.id, seats=tuple(Seat() for _ in seats), options=options)
+    events = [created]
+    for index, seat in enumerate(seats):
+        if seat is not None:
+            events.append(_seat_taken(index, seat))
+    filled = [seat is not None for seat in seats]
+    if all(filled):
+        events += _start(game, options, seed, version=0)
+    return events
+
+
+def _join(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
+    seat = command["seat"]
+    if game.status != WAITING:
+        raise RuleError("the game has already started; no seat is open")
+    if not 0 <= seat < len(game.seats) or game.seats[seat].filled:
+        raise RuleError(f"seat {seat} is not open")
+    events = [_seat_taken(seat, command)]
+    if all(s.filled or i == seat for i, s in enumerate(game.seats)):
+        events += _start(game, game.options or {}, seed, version=game.version)
+    return events
+
+
+def _seat_taken(seat: int, info: Mapping[str, Any]) -> Event:
+    return Event(
+        "SeatTaken",
+        {"seat": seat, "name": info.get("name"), "bot": info.get("bot"), "token_sha256": info.get("token_sha256")},
+    )
+
+
+def _start(game: Game, options: Mapping[str, Any], seed: str, version: int) -> list[Event]:
+    rules = rules_for(game.type)
+    setup = rules.setup(len(game.seats), options, Chance(seed, version))
+    return [Event("GameStarted", {})] + setup
+
+
+def _act(game: Game, seat: Any, action: Any, seed: str) -> list[Event]:
+    if game.status != ACTIVE:
+        raise RuleError("the game has not started yet")
+    if not isinstance(action, Mapping):
+        raise RuleError("an action is a JSON object taken from legal_actions")
+    if seat not in game.to_act:
+        raise NotYourTurn(f"seat {seat} may not act now", to_act=sorted(game.to_act))
+    events = game.rules.decide(game.rules_state, seat, action, Chance(seed, game.version))
+    return _end_if_over(game, events, seed)
+
+
+def _advance(game: Game, seed: str) -> list[Event]:
+    if not game.system_due:
+        return []
+    events = game.rules.advance(game.rules_state, Chance(seed, game.version))
+    return _end_if_over(game, events, seed)
+
+
+def _end_if_over(game: Game, events: list[Event], seed: str) -> list[Event]:
+    """Append GameEnded, with the revealed seed, when the batch ends the game."""
+    rules = game.rules
+    state = reduce(rules.evolve, events, game.rules_state)
+    result: Result | None = rules.result(state)
+    if result is None:
+        return events
+    return events + [Event("GameEnded", {"result": result.to_dict(), "seed": seed}, SYSTEM)]

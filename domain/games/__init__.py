@@ -1,0 +1,24 @@
+"""The registry of games: id -> rules object."""
+
+from __future__ import annotations
+
+from domain.rules import Rules
+
+RULES: dict[str, Rules] = {}
+
+
+def register(rules: Rules) -> Rules:
+    """Add a game to the registry (each game module calls this once)."""
+    RULES[rules.id] = rules
+    return rules
+
+
+def load_all() -> dict[str, Rules]:
+    """Import every game module so that each registers itself."""
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.iter_modules(__path__):
+        if not module.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{module.name}")
+    return RULES

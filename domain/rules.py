@@ -1,0 +1,139 @@
+"""The surface every game module offers, so that service, workers, bots and tests
+treat all games alike.
+
+A game module in `domain/games/` exposes one object satisfying `Rules`. Its
+state is a frozen value; `evolve` never fails; `decide` validates and raises
+`RuleError` subclasses with a message that says why. Chance enters only
+through the `Chance` handed in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence
+
+from domain.chance import Chance
+from domain.errors import OptionsError
+from domain.events import Event
+
+
+@dataclass(frozen=True)
+class Option:
+    """One switchable option of a game, with its default."""
+
+    name: str
+    kind: str  # "bool" | "int" | "str" | "list"
+    default: Any
+    description: str
+    choices: Sequence[Any] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Describe the option for `GET /game-types`."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "description": self.description,
+        }
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended: a place per seat (1 = winner; ties share a place)."""
+
+    places: tuple[int, ...]
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON-native form recorded in `GameEnded`."""
+        winners = [seat for seat, place in enumerate(self.places) if place == 1]
+        return {"places": list(self.places), "winners": winners, "detail": dict(self.detail)}
+
+
+class Rules(Protocol):
+    """What one game offers the rest of the system."""
+
+    id: str
+    title: str
+    min_seats: int
+    max_seats: int
+    rules_version: str
+    options: tuple[Option, ...]
+
+    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
+        """Raise OptionsError where the options do not fit this many seats."""
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
+        """Return the events that start a game; the first builds the state from None."""
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """Apply one event; `state` is None before the first setup event."""
+
+    def to_act(self, state: Any) -> frozenset[int]:
+        """Return the seats that may act now (empty while the system must step)."""
+
+    def system_due(self, state: Any) -> bool:
+        """Tell whether the system must step (score, deal) before anyone acts."""
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        """Return every action `seat` may post now, each JSON-native."""
+
+    def decide(self, state: Any, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
+        """Validate a seat's action and return its events, or raise RuleError."""
+
+    def advance(self, state: Any, chance: Chance) -> list[Event]:
+        """Return the events of one system step (only called when `system_due`)."""
+
+    def result(self, state: Any) -> Result | None:
+        """Return the result once the game is over, else None."""
+
+
+def normalise_options(rules: Rules, raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
+    """Check options against the game's declared ones and fill in defaults."""
+    raw = dict(raw or {})
+    known = {option.name: option for option in rules.options}
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise OptionsError(f"unknown option(s) for {rules.id}: {', '.join(unknown)}", unknown=unknown)
+    options = {}
+    for name, option in known.items():
+        value = raw.get(name, option.default)
+        _check_option_value(option, value)
+        options[name] = value
+    if not rules.min_seats <= seats <= rules.max_seats:
+        raise OptionsError(
+            f"{rules.id} is played by {rules.min_seats} to {rules.max_seats} seats, not {seats}",
+            seats=seats,
+        )
+    rules.check_options(options, seats)
+    return options
+
+
+_KINDS = {"bool": bool, "int": int, "str": str, "list": list}
+
+
+def _check_option_value(option: Option, value: Any) -> None:
+    expected = _KINDS[option.kind]
+    is_bool = isinstance(value, bool)
+    if value is None and option.default is None:
+        return
+    if not isinstance(value, expected) or (expected is int and is_bool):
+        raise OptionsError(f"option {option.name} must be of type {option.kind}", option=option.name)
+    if option.choices is not None:
+        values = value if isinstance(value, list) else [value]
+        bad = [v for v in values if v not in option.choices]
+        if bad:
+            raise OptionsError(f"option {option.name} does not allow {bad}", option=option.name)
+    if option.minimum is not None and value < option.minimum:
+        raise OptionsError(f"option {option.name} must be at least {option.minimum}", option=option.name)
+    if option.maximum is not None and value > option.maximum:
+        raise OptionsError(f"option {option.name} must be at most {option.maximum}", option=option.name)

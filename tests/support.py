@@ -1,0 +1,84 @@
+"""Helpers for tests that play games in pure domain code, as the service would."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from domain.chance import seed_commitment
+from domain.events import GENESIS_HASH, RecordedEvent, record
+from domain.game import Game, evolve, execute, replay
+
+
+@dataclass
+class Table:
+    """A game played in memory: the recorded log and the live aggregate."""
+
+    seed: str
+    game: Game = field(default_factory=Game)
+    log: list[RecordedEvent] = field(default_factory=list)
+
+    def run(self, command: Mapping[str, Any]) -> list[RecordedEvent]:
+        """Execute a command, record its events through JSON as the store does, and apply them."""
+        events = execute(self.game, command, self.seed)
+        batch = record(
+            events,
+            after_seq=self.game.version,
+            previous_hash=self.game.last_hash or GENESIS_HASH,
+            time="2026-01-01T00:00:00Z",
+            command_id=f"c{self.game.version}",
+            command=dict(command),
+        )
+        batch = [RecordedEvent.from_dict(json.loads(json.dumps(e.to_dict()))) for e in batch]
+        for event in batch:
+            self.game = evolve(self.game, event)
+        self.log.extend(batch)
+        return batch
+
+    def act(self, seat: int, action: Mapping[str, Any]) -> list[RecordedEvent]:
+        """Play one seat's action."""
+        return self.run({"kind": "act", "seat": seat, "action": dict(action)})
+
+    def advance(self) -> list[RecordedEvent]:
+        """Take one system step."""
+        return self.run({"kind": "advance"})
+
+    def replayed(self) -> Game:
+        """Rebuild the game from its log."""
+        return replay(self.log)
+
+
+def new_table(game_type: str, seats: int, options: Mapping[str, Any] | None = None, seed: str = "test-seed") -> Table:
+    """Create and start a game with every seat filled by a name."""
+    table = Table(seed=seed)
+    table.run(
+        {
+            "kind": "create",
+            "id": "g1",
+            "game": game_type,
+            "seats": [{"name": f"p{i}", "bot": None, "token_sha256": None} for i in range(seats)],
+            "options": dict(options or {}),
+            "seed_commitment": seed_commitment(seed),
+        }
+    )
+    return table
+
+
+def play_randomly(table: Table, rng: random.Random, max_steps: int = 100_000) -> Table:
+    """Play uniformly random legal actions (a random seat of those who may act) to the end."""
+    for _ in range(max_steps):
+        game = table.game
+        if game.status == "finished":
+            return table
+        if game.system_due:
+            table.advance()
+            continue
+        to_act = sorted(game.to_act)
+        assert to_act, "an active game with no system step due must have someone to act"
+        seat = rng.choice(to_act)
+        legal = game.legal_actions(seat)
+        assert legal, f"seat {seat} may act but has no legal action"
+        table.act(seat, rng.choice(legal))
+    raise AssertionError(f"game not over after {max_steps} steps")
