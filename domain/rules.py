@@ -22,7 +22,7 @@ class Option:
     """One switchable option of a game, with its default."""
 
     name: str
-    kind: str  # "bool" | "int" | "str" | "list"
+    kind: str  # "bool" | "int" | "str" | "list" | "object"
     default: Any
     description: str
     choices: Sequence[Any] | None = None
@@ -118,7 +118,7 @@ def normalise_options(rules: Rules, raw: Mapping[str, Any] | None, seats: int) -
     return options
 
 
-_KINDS = {"bool": bool, "int": int, "str": str, "list": list}
+_KINDS = {"bool": bool, "int": int, "str": str, "list": list, "object": dict}
 
 
 def _check_option_value(option: Option, value: Any) -> None:
