@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping
 from domain.chance import Chance, seed_commitment
 from domain.errors import GameOver, NotYourTurn, RuleError
 from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent
-from domain.games import RULES, load_all
+from domain.games import load_all
 from domain.rules import Result, Rules, normalise_options
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
@@ -89,9 +89,7 @@ class Game:
 
 def rules_for(game_type: str) -> Rules:
     """Return a game's rules by id."""
-    if not RULES:
-        load_all()
-    return RULES[game_type]
+    return load_all()[game_type]
 
 
 # --- evolve -----------------------------------------------------------------

@@ -25,6 +25,7 @@ class Projection(Protocol):
 
 
 PROJECTIONS: dict[str, Projection] = {}
+_loaded = False
 
 
 def register(game_id: str, projection: Projection) -> Projection:
@@ -35,7 +36,9 @@ def register(game_id: str, projection: Projection) -> Projection:
 
 def projection_for(game_id: str) -> Projection:
     """Return a game's projection by id, importing the game modules on first use."""
-    if not PROJECTIONS:
+    global _loaded
+    if not _loaded:
+        _loaded = True
         import importlib
         import pkgutil
 

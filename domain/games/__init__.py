@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.rules import Rules
 
 RULES: dict[str, Rules] = {}
+_loaded = False
 
 
 def register(rules: Rules) -> Rules:
@@ -14,10 +15,14 @@ def register(rules: Rules) -> Rules:
 
 
 def load_all() -> dict[str, Rules]:
-    """Import every game module so that each registers itself."""
+    """Import every game module (once) so that each registers itself."""
     import importlib
     import pkgutil
 
+    global _loaded
+    if _loaded:
+        return RULES
+    _loaded = True
     for module in pkgutil.iter_modules(__path__):
         if not module.name.startswith("_"):
             importlib.import_module(f"{__name__}.{module.name}")

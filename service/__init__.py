@@ -1,0 +1,1 @@
+"""The Flask service: thin views over the domain, the Redis event store and the job queue."""

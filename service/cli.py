@@ -1,0 +1,55 @@
+"""The `menagerie` command."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the `menagerie` command line."""
+    parser = argparse.ArgumentParser(prog="menagerie", description="Menagerie card game service")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the JSON API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "serve":
+        return _serve(args.host, args.port)
+    if args.command == "worker":
+        return _worker()
+    return 2
+
+
+def _serve(host: str, port: int) -> int:
+    from service.app import create_app
+
+    app = create_app()
+    app.run(host=host, port=port, threaded=True)
+    return 0
+
+
+def _worker() -> int:
+    from redis import Redis
+    from rq import Queue, SimpleWorker
+
+    from workers.queue import QUEUE_NAME
+
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        print("menagerie worker needs REDIS_URL (the embedded default runs jobs inside `serve`)", file=sys.stderr)
+        return 2
+    redis = Redis.from_url(url)
+    # SimpleWorker runs jobs in this process, so its aggregate cache lasts from
+    # job to job; a crash loses only the job in hand, which RQ retries.
+    worker = SimpleWorker([Queue(QUEUE_NAME, connection=redis)], connection=redis)
+    worker.work(with_scheduler=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

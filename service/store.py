@@ -1,0 +1,177 @@
+"""The event store: one Redis stream per game, appended atomically by a Lua script.
+
+Keys of one game share the hash tag `{<game_id>}` so that, on Redis Cluster,
+they live on one shard and the script may touch them together:
+
+- `<prefix>:{<id>}:events` — the stream; entry ids are `<seq>-0`, so the
+  version is the last entry's id and never drifts from the stream itself;
+- `<prefix>:{<id>}:idem` — idempotency keys → the result of their first run;
+- `<prefix>:{<id>}:seed` — the secret seed, until the game reveals it.
+
+The stream is never trimmed: trimming deletes history.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from redis import Redis
+
+from domain.events import RecordedEvent
+
+# Every check happens before the first write: Redis does not roll a script back.
+_APPEND = """
+local idem = ARGV[2]
+if idem ~= '' then
+  local prior = redis.call('HGET', KEYS[2], idem)
+  if prior then return {'duplicate', prior} end
+end
+local version = 0
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last > 0 then version = tonumber(string.match(last[1][1], '^(%d+)-')) end
+if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+for i = 4, #ARGV do
+  redis.call('XADD', KEYS[1], tostring(version + i - 3) .. '-0', 'e', ARGV[i])
+end
+if idem ~= '' then redis.call('HSET', KEYS[2], idem, ARGV[3]) end
+return {'ok', tostring(version + #ARGV - 3)}
+"""
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class VersionConflict(StoreError):
+    """The stream moved on since the version the command was decided at."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, the game is at version {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass(frozen=True)
+class Appended:
+    """The outcome of an append: the new version, or the first run's record for a retry."""
+
+    version: int
+    duplicate: bool = False
+    prior: Mapping[str, Any] | None = None
+
+
+class EventStore:
+    """Append and read game streams."""
+
+    def __init__(self, redis: Redis, prefix: str = "menagerie") -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self._append = redis.register_script(_APPEND)
+
+    def _key(self, game_id: str, name: str) -> str:
+        return f"{self.prefix}:{{{game_id}}}:{name}"
+
+    def append(
+        self,
+        game_id: str,
+        events: list[RecordedEvent],
+        *,
+        expected_version: int,
+        idempotency_key: str | None = None,
+        idempotency_record: Mapping[str, Any] | None = None,
+    ) -> Appended:
+        """Append a batch if the stream is at `expected_version`; all or nothing."""
+        if events and events[0].seq != expected_version + 1:
+            raise ValueError("a batch must start right after the expected version")
+        payloads = [json.dumps(event.to_dict(), separators=(",", ":")) for event in events]
+        status, value = self._append(
+            keys=[self._key(game_id, "events"), self._key(game_id, "idem")],
+            args=[expected_version, idempotency_key or "", json.dumps(idempotency_record or {}), *payloads],
+        )
+        status, value = _text(status), _text(value)
+        if status == "duplicate":
+            prior = json.loads(value)
+            return Appended(version=prior.get("version", 0), duplicate=True, prior=prior)
+        if status == "conflict":
+            raise VersionConflict(expected_version, int(value))
+        return Appended(version=int(value))
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[RecordedEvent]:
+        """Return the events after version `after` (up to `upto`, inclusive), in order."""
+        end = f"{upto}-0" if upto is not None else "+"
+        entries = self.redis.xrange(self._key(game_id, "events"), f"({after}-0" if after else "-", end)
+        return [RecordedEvent.from_dict(json.loads(fields[b"e"])) for _id, fields in entries]
+
+    def read_raw(self, game_id: str) -> list[dict[str, Any]]:
+        """Return every event exactly as stored, before any upcasting (for audits)."""
+        entries = self.redis.xrange(self._key(game_id, "events"))
+        return [json.loads(fields[b"e"]) for _id, fields in entries]
+
+    def version(self, game_id: str) -> int:
+        """Return the game's version (0 if it has no stream)."""
+        last = self.redis.xrevrange(self._key(game_id, "events"), count=1)
+        return int(_text(last[0][0]).split("-")[0]) if last else 0
+
+    def exists(self, game_id: str) -> bool:
+        """Tell whether the game has a stream."""
+        return bool(self.redis.exists(self._key(game_id, "events")))
+
+    def prior_result(self, game_id: str, idempotency_key: str) -> Mapping[str, Any] | None:
+        """Return the recorded result of an idempotency key's first run, if any."""
+        raw = self.redis.hget(self._key(game_id, "idem"), idempotency_key)
+        return json.loads(raw) if raw else None
+
+    def save_seed(self, game_id: str, seed: str) -> None:
+        """Keep a game's secret seed beside its stream."""
+        self.redis.set(self._key(game_id, "seed"), seed)
+
+    def load_seed(self, game_id: str) -> str | None:
+        """Return a game's secret seed."""
+        raw = self.redis.get(self._key(game_id, "seed"))
+        return _text(raw) if raw is not None else None
+
+    def delete(self, game_id: str) -> None:
+        """Remove every key of a game (after it has been archived)."""
+        self.redis.delete(*(self._key(game_id, name) for name in ("events", "idem", "seed")))
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class Directory:
+    """Lookups derived from the streams, for speed only: the game list and token owners.
+
+    Everything here can be rebuilt from the streams; a token's owner is also
+    checked against the seat's recorded token hash before it is trusted.
+    """
+
+    def __init__(self, redis: Redis, prefix: str = "menagerie") -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    def add_game(self, game_id: str, created: float) -> None:
+        """List a new game."""
+        self.redis.zadd(f"{self.prefix}:games", {game_id: created})
+
+    def remove_game(self, game_id: str) -> None:
+        """Unlist a game (after it has been archived)."""
+        self.redis.zrem(f"{self.prefix}:games", game_id)
+
+    def recent_games(self, limit: int) -> list[str]:
+        """Return the ids of the newest games."""
+        return [_text(g) for g in self.redis.zrevrange(f"{self.prefix}:games", 0, limit - 1)]
+
+    def add_token(self, token_sha256: str, game_id: str, seat: int) -> None:
+        """Remember which game and seat a token belongs to."""
+        self.redis.hset(f"{self.prefix}:tokens", token_sha256, f"{game_id}:{seat}")
+
+    def token_owner(self, token_sha256: str) -> tuple[str, int] | None:
+        """Return the game and seat of a token, if it is known."""
+        raw = self.redis.hget(f"{self.prefix}:tokens", token_sha256)
+        if raw is None:
+            return None
+        game_id, seat = _text(raw).rsplit(":", 1)
+        return game_id, int(seat)

@@ -1,0 +1,1 @@
+"""Background work: the system's steps (scoring, dealing) and the bots' turns, as RQ jobs."""
