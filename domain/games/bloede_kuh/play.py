@@ -1,0 +1,206 @@
+"""Blöde Kuh's moves: what a seat may do now, and the events of doing it."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from domain.chance import Chance
+from domain.errors import RuleError
+from domain.events import Event
+from domain.games.bloede_kuh.cards import SPECIES, count, minus_points
+from domain.games.bloede_kuh.state import HORSE, PIG, PLAY, State, evolve
+
+SOURCES = ("draw", "discard")
+
+
+def to_act(state: State) -> frozenset[int]:
+    """Return the seats that may act: the turn's player, or every seat whose choice is awaited."""
+    if state.phase != PLAY:
+        return frozenset()
+    if state.awaiting is not None:
+        return state.waiting
+    return frozenset({state.turn})
+
+
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """Return every action `seat` may post now."""
+    if seat not in to_act(state):
+        return []
+    hand = state.hands[seat]
+    held = [species for species in SPECIES if count(hand, species)]
+    if state.awaiting == PIG:
+        return [{"type": "take", "from": source} for source in _sources(state)]
+    if state.awaiting == HORSE:
+        return [{"type": "pass_card", "card": species} for species in held]
+    actions: list[dict[str, Any]] = [{"type": "discard", "card": species} for species in held]
+    actions += [{"type": "discard_pair", "cards": [s, s]} for s in held if count(hand, s) >= 2]
+    sources = _sources(state)
+    actions += [{"type": "pass", "from": source} for source in sources] if sources else [{"type": "pass"}]
+    return actions
+
+
+def _sources(state: State) -> list[str]:
+    # An empty draw pile is refilled from the discard pile when a card is drawn,
+    # so drawing works while either pile holds a card.
+    sources = []
+    if state.draw or state.discard:
+        sources.append("draw")
+    if state.discard:
+        sources.append("discard")
+    return sources
+
+
+class _Batch:
+    """The events of one decision, with the state they lead to (local and short-lived)."""
+
+    def __init__(self, state: State, actor: int) -> None:
+        self.state = state
+        self.actor = actor
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, data: dict[str, Any]) -> None:
+        event = Event(type_, data, self.actor)
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
+    """Validate a seat's action and return its events, or raise RuleError saying why."""
+    if state.phase != PLAY:
+        raise RuleError("the round is over: nobody acts until the next deal")
+    if not isinstance(action, Mapping):
+        raise RuleError("an action is a JSON object with a 'type'")
+    if seat not in to_act(state):
+        raise _not_asked(state, seat)
+    kind = action.get("type")
+    batch = _Batch(state, seat)
+    if state.awaiting == PIG:
+        _expect(kind, "take", "the left neighbour of the pig's player must take a card")
+        _take(batch, seat, _source(action), chance)
+        _end_turn(batch)
+    elif state.awaiting == HORSE:
+        _expect(kind, "pass_card", "every seat with cards must choose a card to pass for the horse")
+        _choose_for_horse(batch, seat, _card(action, "card", state, seat))
+    elif kind == "discard":
+        _discard(batch, seat, _card(action, "card", state, seat), chance)
+    elif kind == "discard_pair":
+        _discard_pair(batch, seat, _pair(action, state, seat))
+    elif kind == "pass":
+        _pass(batch, seat, action, chance)
+    else:
+        raise RuleError(f"unknown action type {kind!r}: expected discard, discard_pair or pass")
+    return batch.events
+
+
+def _not_asked(state: State, seat: int) -> RuleError:
+    if state.awaiting == HORSE and state.choices[seat] is not None:
+        return RuleError(f"seat {seat} has already chosen its card for the horse pass")
+    return RuleError(f"seat {seat} may not act now", to_act=sorted(to_act(state)))
+
+
+def _expect(kind: Any, wanted: str, why: str) -> None:
+    if kind != wanted:
+        raise RuleError(f"{why}: the action must be {{'type': '{wanted}'}}, not type {kind!r}")
+
+
+def _card(action: Mapping[str, Any], key: str, state: State, seat: int) -> str:
+    card = action.get(key)
+    if card not in SPECIES:
+        raise RuleError(f"{key} must be one of {', '.join(SPECIES)}, not {card!r}")
+    if not count(state.hands[seat], card):
+        raise RuleError(f"there is no {card} in seat {seat}'s hand")
+    return card
+
+
+def _pair(action: Mapping[str, Any], state: State, seat: int) -> str:
+    cards = action.get("cards")
+    if not isinstance(cards, list) or len(cards) != 2 or any(card not in SPECIES for card in cards):
+        raise RuleError(f"a pair is two cards, each one of {', '.join(SPECIES)}, as 'cards': [card, card]")
+    if cards[0] != cards[1]:
+        raise RuleError(f"a pair must be of one species, not {cards[0]} and {cards[1]}")
+    card = cards[0]
+    if count(state.hands[seat], card) < 2:
+        raise RuleError(f"seat {seat} does not hold two cards of {card}")
+    return card
+
+
+def _source(action: Mapping[str, Any]) -> str:
+    source = action.get("from")
+    if source not in SOURCES:
+        raise RuleError(f"'from' must be 'draw' or 'discard', not {source!r}")
+    return source
+
+
+def _take(batch: _Batch, seat: int, source: str, chance: Chance) -> None:
+    state = batch.state
+    if source == "discard":
+        if not state.discard:
+            raise RuleError("the discard pile is empty: there is no card to take from it")
+    elif not state.draw:
+        if not state.discard:
+            raise RuleError("the draw pile and the discard pile are both empty: there is no card to draw")
+        batch.emit("DrawPileRefilled", {"draw": chance.shuffle(state.discard)})
+    pile = batch.state.draw if source == "draw" else batch.state.discard
+    batch.emit("CardTaken", {"seat": seat, "from": source, "card": pile[-1]})
+
+
+def _discard(batch: _Batch, seat: int, card: str, chance: Chance) -> None:
+    batch.emit("CardDiscarded", {"seat": seat, "card": card})
+    state = batch.state
+    if card == "pig":
+        batch.emit("ChoiceAwaited", {"choice": PIG, "seats": [state.left_of(seat)]})
+        return
+    if card == "horse" and any(state.hands[seat]):
+        # Not when the horse was the player's last card: then nothing is passed.
+        holders = [other for other, hand in enumerate(state.hands) if any(hand)]
+        batch.emit("ChoiceAwaited", {"choice": HORSE, "seats": holders})
+        return
+    if card == "cow":
+        _take(batch, seat, "draw", chance)
+    _end_turn(batch)
+
+
+def _discard_pair(batch: _Batch, seat: int, card: str) -> None:
+    holder = batch.state.holder_of(card)
+    to = batch.state.left_of(seat if holder is None else holder)
+    batch.emit("PairDiscarded", {"seat": seat, "card": card, "nwi_from": holder, "nwi_to": to})
+    _end_turn(batch)
+
+
+def _pass(batch: _Batch, seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    if not _sources(batch.state):
+        if action.get("from") is not None:
+            raise RuleError("the draw pile and the discard pile are both empty: pass without 'from', the take is skipped")
+        batch.emit("Passed", {"seat": seat})
+    else:
+        source = _source(action)
+        batch.emit("Passed", {"seat": seat})
+        _take(batch, seat, source, chance)
+    _end_turn(batch)
+
+
+def _choose_for_horse(batch: _Batch, seat: int, card: str) -> None:
+    batch.emit("HorseCardChosen", {"seat": seat, "card": card})
+    if not batch.state.waiting:
+        batch.emit("HorseCardsPassed", {"cards": list(batch.state.choices)})
+        _end_turn(batch)
+
+
+def _end_turn(batch: _Batch) -> None:
+    """End the turn's player's turn; the round ends if that player's hand is empty."""
+    state = batch.state
+    player = state.turn
+    if any(state.hands[player]):
+        batch.emit("TurnEnded", {"next": state.left_of(player)})
+        return
+    cards_left = [sum(hand) for hand in state.hands]
+    batch.emit(
+        "RoundScored",
+        {
+            "round": state.round,
+            "ender": player,
+            "cards_left": cards_left,
+            "minus": minus_points(cards_left),
+            "nwi_removed": [species for species in SPECIES if state.holder_of(species) is None],
+        },
+    )
