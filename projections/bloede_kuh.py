@@ -1,0 +1,103 @@
+"""What each viewer sees of Blöde Kuh: own hand, counts of the others, public piles' tops.
+
+Hidden: every hand (its owner only), the draw pile's order (nobody), a horse
+choice (its chooser only, until the pass; then each seat learns only the card
+it gave and the card it received).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Mapping
+
+from domain.events import Event
+from domain.games.bloede_kuh import GAME_ID
+from domain.games.bloede_kuh.cards import SPECIES
+from domain.games.bloede_kuh.state import HORSE, PIG, State
+from projections import register
+
+
+def _hand(state: State, seat: int) -> dict[str, int]:
+    return dict(zip(SPECIES, state.hands[seat]))
+
+
+def _pending(state: State, seat: int | None) -> dict[str, Any] | None:
+    if state.awaiting == PIG:
+        return {"choice": PIG, "seat": state.left_of(state.turn)}
+    if state.awaiting == HORSE:
+        chosen = [other for other, card in enumerate(state.choices) if card is not None]
+        pending: dict[str, Any] = {"choice": HORSE, "waiting": sorted(state.waiting), "chosen": chosen}
+        if seat is not None and state.choices[seat] is not None:
+            pending["your_card"] = state.choices[seat]
+        return pending
+    return None
+
+
+def _public(state: State, seat: int | None) -> dict[str, Any]:
+    return {
+        "round": state.round,
+        "dealer": state.dealer,
+        "turn": state.turn,
+        "phase": state.phase,
+        "hand_counts": [sum(hand) for hand in state.hands],
+        "draw_size": len(state.draw),
+        "discard_top": state.discard[-1] if state.discard else None,
+        "discard_size": len(state.discard),
+        "nwi": [[card.to_dict() for card in state.nwi if card.holder == other] for other in range(state.seats)],
+        "nwi_holders": {species: state.holder_of(species) for species in SPECIES},
+        "minus": list(state.minus),
+        "totals": state.totals(),
+        "pending": _pending(state, seat),
+        "rounds": [result.to_dict() for result in state.results],
+    }
+
+
+def seat_view(state: State, seat: int | None) -> dict[str, Any]:
+    """Return what `seat` sees: its own hand and everything public."""
+    view = _public(state, seat)
+    view["hand"] = _hand(state, seat) if seat is not None else None
+    return view
+
+
+def open_view(state: State) -> dict[str, Any]:
+    """Return the whole state, every hand, the draw pile and the horse choices shown."""
+    view = _public(state, None)
+    view["hands"] = [_hand(state, other) for other in range(state.seats)]
+    view["draw"] = list(state.draw)
+    view["discard"] = list(state.discard)
+    if state.awaiting == HORSE:
+        view["pending"]["choices"] = list(state.choices)
+    return view
+
+
+def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
+    """Return the event's data as `seat` may see it."""
+    data = event.data
+    if event.type == "CardsDealt":
+        return {
+            "round": data["round"],
+            "dealer": data["dealer"],
+            "hand_counts": [len(hand) for hand in data["hands"]],
+            "hand": list(data["hands"][seat]) if seat is not None else None,
+            "draw_size": len(data["draw"]),
+        }
+    if event.type == "DrawPileRefilled":
+        return {"draw_size": len(data["draw"])}
+    if event.type == "CardTaken" and data["from"] == "draw" and data["seat"] != seat:
+        return {"seat": data["seat"], "from": "draw"}
+    if event.type == "HorseCardChosen" and data["seat"] != seat:
+        return {"seat": data["seat"]}
+    if event.type == "HorseCardsPassed":
+        return _horse_passed(data["cards"], seat)
+    return data
+
+
+def _horse_passed(cards: list[str | None], seat: int | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"seats": [other for other, card in enumerate(cards) if card is not None]}
+    if seat is not None:
+        out["gave"] = cards[seat]
+        out["received"] = cards[(seat - 1) % len(cards)]
+    return out
+
+
+register(GAME_ID, sys.modules[__name__])  # the module itself is the projection
