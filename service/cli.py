@@ -37,16 +37,15 @@ def _worker() -> int:
     from redis import Redis
     from rq import Queue, SimpleWorker
 
-    from workers.queue import QUEUE_NAME
-
     url = os.environ.get("REDIS_URL")
     if not url:
         print("menagerie worker needs REDIS_URL (the embedded default runs jobs inside `serve`)", file=sys.stderr)
         return 2
     redis = Redis.from_url(url)
+    prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
     # SimpleWorker runs jobs in this process, so its aggregate cache lasts from
     # job to job; a crash loses only the job in hand, which RQ retries.
-    worker = SimpleWorker([Queue(QUEUE_NAME, connection=redis)], connection=redis)
+    worker = SimpleWorker([Queue(prefix, connection=redis)], connection=redis)
     worker.work(with_scheduler=True)
     return 0
 

@@ -13,7 +13,7 @@ from rq import Queue
 from service.games import GameService
 from service.repository import GameRepository
 from service.store import Directory, EventStore
-from workers.queue import QUEUE_NAME, InlineJobs, RQJobs
+from workers.queue import InlineJobs, RQJobs
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedde
     store = EventStore(redis, prefix)
     directory = Directory(redis, prefix)
     repository = GameRepository(store)
-    jobs: InlineJobs | RQJobs = InlineJobs() if inline_jobs else RQJobs(Queue(QUEUE_NAME, connection=redis), prefix)
+    jobs: InlineJobs | RQJobs = InlineJobs() if inline_jobs else RQJobs(Queue(prefix, connection=redis), prefix)
     games = GameService(store, directory, repository, jobs)
     if isinstance(jobs, InlineJobs):
         jobs.step = games.step
@@ -49,7 +49,7 @@ def from_env() -> Services:
     url = os.environ.get("REDIS_URL")
     prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
     if url:
-        log.info("event store: %s (prefix %s); jobs go to RQ queue %r", url, prefix, QUEUE_NAME)
+        log.info("event store: %s (prefix %s); jobs go to RQ queue %r", url, prefix, prefix)
         return build(Redis.from_url(url), prefix, inline_jobs=False)
     import fakeredis
 

@@ -53,9 +53,12 @@ def prefix(redis_client: redis.Redis) -> Iterator[str]:
     """A key prefix of this test alone; every key under it is removed afterwards."""
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
-    keys = list(redis_client.scan_iter(match=f"{name}:*", count=1000))
+    # Our own keys, and RQ's for this run (its queue and job ids carry the prefix).
+    keys = list(redis_client.scan_iter(match=f"*{name}*", count=1000))
     if keys:
         redis_client.delete(*keys)
+    redis_client.srem("rq:queues", f"rq:queue:{name}")
+    redis_client.srem("rq:workers", f"rq:worker:{name}-worker")
 
 
 @pytest.fixture

@@ -9,19 +9,22 @@ from typing import Callable
 
 from rq import Queue, Retry
 
-QUEUE_NAME = "menagerie"
 log = logging.getLogger(__name__)
 
 Step = Callable[[str, int], str]
 
 
-def step_job_id(game_id: str, version: int) -> str:
+def step_job_id(prefix: str, game_id: str, version: int) -> str:
     """Return the deterministic id of a game's step job at a version."""
-    return f"step-{game_id}-{version}"
+    return f"{prefix}-step-{game_id}-{version}"
 
 
 class RQJobs:
-    """Enqueue steps on an RQ queue; a retried or doubled job is harmless (version check)."""
+    """Enqueue steps on an RQ queue; a retried or doubled job is harmless (version check).
+
+    The queue is named after the key prefix, so that deployments (and test
+    runs) sharing one Redis never take each other's jobs.
+    """
 
     def __init__(self, queue: Queue, prefix: str) -> None:
         self.queue = queue
@@ -34,7 +37,7 @@ class RQJobs:
             game_id,
             version,
             prefix=self.prefix,
-            job_id=step_job_id(game_id, version),
+            job_id=step_job_id(self.prefix, game_id, version),
             retry=Retry(max=3, interval=[1, 5, 15]),
             result_ttl=600,
             failure_ttl=7 * 24 * 3600,
@@ -70,4 +73,4 @@ class InlineJobs:
         try:
             self.step(game_id, version)
         except Exception:  # noqa: BLE001 — like a failed RQ job: logged, never the client's error
-            log.exception("step %s failed", step_job_id(game_id, version))
+            log.exception("step of game %s at version %s failed", game_id, version)

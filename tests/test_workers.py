@@ -1,0 +1,53 @@
+"""Steps as RQ jobs: bots and system steps run by a burst worker; a job run twice is harmless."""
+
+from __future__ import annotations
+
+from rq import Queue, SimpleWorker
+from rq.job import Job
+
+from service.wiring import build
+from workers.queue import step_job_id
+
+
+def rq_services(redis_client, prefix):
+    return build(redis_client, prefix, inline_jobs=False)
+
+
+def run_jobs(redis_client, prefix) -> None:
+    queue = Queue(prefix, connection=redis_client)
+    SimpleWorker([queue], connection=redis_client, name=f"{prefix}-worker").work(burst=True)
+
+
+def test_a_bot_game_runs_to_the_end_through_the_worker(redis_client, prefix):
+    services = rq_services(redis_client, prefix)
+    game, _ = services.games.create("toy", [{"bot": "random"}, {"bot": "random"}], {}, seed="w1")
+    assert game.status == "active"
+    assert Queue(prefix, connection=redis_client).count >= 1
+    run_jobs(redis_client, prefix)
+    finished = services.repository.load(game.id)
+    assert finished.status == "finished"
+    # every system step (a "Scored" event after each 4th move) was taken by a job
+    types = [e.type for e in services.store.read(game.id)]
+    assert types.count("Scored") == sum(1 for _ in range(4, finished.rules_state.moves, 4))
+
+
+def test_a_job_run_twice_does_its_work_once(redis_client, prefix):
+    services = rq_services(redis_client, prefix)
+    game, tokens = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {"goal": 50}, seed="w2")
+    version = services.repository.load(game.id).version
+    job_id = step_job_id(prefix, game.id, version)
+    job = Job.fetch(job_id, connection=redis_client)
+    queue = Queue(prefix, connection=redis_client)
+    queue.enqueue_job(job)  # a second delivery of the same job, as after a crash
+    run_jobs(redis_client, prefix)
+    events = services.store.read(game.id, after=version)
+    assert [e.type for e in events] == ["Added"]  # one bot move, not two
+    assert services.games.step(game.id, version) == "stale"
+    assert services.store.read(game.id, after=version) == events
+
+
+def test_step_jobs_have_deterministic_ids(redis_client, prefix):
+    services = rq_services(redis_client, prefix)
+    game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {}, seed="w3")
+    version = services.repository.load(game.id).version
+    assert Job.exists(step_job_id(prefix, game.id, version), connection=redis_client)
