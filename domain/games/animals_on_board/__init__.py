@@ -1,0 +1,111 @@
+"""Animals on Board (zur Linde & Sentker, eggertspiele 2016) — RULES.md §2, id `animals-on-board`.
+
+Tiles are named "<species>-<value>", e.g. "panda-3". The face-down tile in the
+centre is named "hidden" in every view, legal action and public event; a
+player may name it only so (its real name is refused as "not in the group").
+
+Actions (JSON):
+- `{"type": "keep", "tile": "panda-3"}` — setup: all seats choose at once, in
+  secret; to_act is every seat that has not chosen yet.
+- `{"type": "split", "group": g, "first": [names]}` — `g` indexes the centre's
+  list of groups as shown in the view; `first` is any non-empty proper subset of
+  the group, which becomes group g, the rest group g+1. Groups of up to 7 tiles
+  have every split listed, mirror images once (the group's last tile always
+  stays in the second group). A bigger group gets ONE template item:
+  `{"type": "split", "group": g, "first": null, "tiles": [names],
+  "choose": "first: any non-empty proper subset of tiles, ..."}`; a client
+  replaces `first` with a subset of `tiles`, or posts it verbatim: `first: null`
+  asks for a split drawn from the seed (uniform over the distinct splits).
+  Extra keys (`tiles`, `choose`) are ignored.
+- `{"type": "take", "group": g}` — listed only when the seat has a crate per tile.
+- `{"type": "forfeit"}` — the only legal action when the seat can neither split
+  nor pay for any group (the rulebook's forfeited turn, made explicit).
+
+Events: GameSetUp, TileKept, SetupTilesRevealed, RoundStarted, GroupSplit,
+GroupTaken, TurnForfeited, RoundEnded, ArksDeparted.
+
+Rulings where RULES.md and the rulebook leave a case open:
+- After each turn: if that was the final turn, the round ends; else if no
+  player left in the round can split or pay for a group, the round ends (RULES
+  ruling; covers an empty centre); else if exactly one player is left they
+  get a final turn; else the next player clockwise who has not dropped out.
+- If nobody dropped out in a round, the starting player flag stays put.
+- A split that would bring a 6th crate leaves 4 (the player returns one).
+- The ≥10 announcement is the `announced` flag of GroupTaken (public).
+- Departure: every owned tile, hidden ones included, counts; exact pairs go;
+  above 10 the engine keeps exactly 10 (if possible) with most points, then
+  most species, never leaving exactly 2 of a species; a single keeps its
+  highest printed tile.
+- At departure every ark is shown: ArksDeparted is public.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from domain.chance import Chance
+from domain.events import Event
+from domain.games import register
+from domain.games.animals_on_board import flow, moves, state
+from domain.games.animals_on_board.tiles import SPECIES
+from domain.rules import Option, Result
+
+GAME_ID = "animals-on-board"
+
+
+class AnimalsOnBoard:
+    """The rules object registered for `animals-on-board`."""
+
+    id = GAME_ID
+    title = "Animals on Board"
+    min_seats = 2
+    max_seats = 4
+    rules_version = "1"
+    options = (
+        Option(
+            "left_out",
+            "list",
+            [],
+            "species left out (2 with 3 players, 4 with 2 players); empty: drawn from the seed",
+            choices=SPECIES,
+        ),
+    )
+
+    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
+        """Raise OptionsError where the options do not fit this many seats."""
+        flow.check_options(options, seats)
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
+        """Return the events that start a game."""
+        return flow.setup(seats, options, chance)
+
+    def evolve(self, current: Any, event: Event) -> state.State:
+        """Apply one event."""
+        return state.evolve(current, event)
+
+    def to_act(self, current: state.State) -> frozenset[int]:
+        """Return the seats that may act now."""
+        return moves.to_act(current)
+
+    def system_due(self, current: state.State) -> bool:
+        """Tell whether the system must step."""
+        return flow.system_due(current)
+
+    def legal_actions(self, current: state.State, seat: int) -> list[dict[str, Any]]:
+        """Return every action `seat` may post now."""
+        return moves.legal_actions(current, seat)
+
+    def decide(self, current: state.State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
+        """Validate a seat's action and return its events."""
+        return moves.decide(current, seat, action, chance)
+
+    def advance(self, current: state.State, chance: Chance) -> list[Event]:
+        """Return the events of one system step."""
+        return flow.advance(current, chance)
+
+    def result(self, current: state.State) -> Result | None:
+        """Return the result once the arks have departed."""
+        return flow.result(current)
+
+
+RULES = register(AnimalsOnBoard())

@@ -1,0 +1,179 @@
+"""Animals on Board: the state as a frozen value, and `evolve`, the fold of its events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.events import Event
+from domain.games.animals_on_board.tiles import CRATES, HIDDEN, START_CRATES, Departure, ordered, tiles_of
+
+KEEP, BETWEEN, PLAY, OVER = "keep", "between", "play", "over"
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat's ark and personal supply."""
+
+    tiles: tuple[str, ...] = ()  # canonical order; includes hidden ones
+    hidden: frozenset[str] = frozenset()  # the setup tile and any face-down tile taken
+    crates: int = START_CRATES
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole game; `centre` groups hold real tile ids, `face_down` names the hidden one."""
+
+    seats: int
+    species: tuple[str, ...]
+    left_out: tuple[str, ...]
+    bag: frozenset[str]
+    players: tuple[Player, ...]
+    hands: tuple[tuple[str, ...], ...]  # setup draws, until revealed
+    kept: tuple[str | None, ...]
+    phase: str = KEEP
+    centre: tuple[tuple[str, ...], ...] = ()
+    face_down: str | None = None
+    round: int = 0
+    starter: int = 0
+    current: int | None = None
+    final_turn: bool = False
+    dropped: frozenset[int] = frozenset()
+    first_out: int | None = None
+    announced: frozenset[int] = frozenset()
+    game_over: bool = False
+    departures: tuple[Departure, ...] = ()
+
+    @property
+    def supply(self) -> int:
+        """Crates left in the general supply."""
+        return CRATES - sum(p.crates for p in self.players)
+
+
+def public_group(state: State, group: tuple[str, ...]) -> list[str]:
+    """Name a group's tiles as a player sees them: the face-down tile is "hidden", last."""
+    names = [t for t in group if t != state.face_down]
+    return names + [HIDDEN] if len(names) < len(group) else names
+
+
+def real_tiles(state: State, names: list[str]) -> tuple[str, ...]:
+    """Turn public names back into tile ids."""
+    return ordered(state.face_down if n == HIDDEN else n for n in names)  # type: ignore[misc]
+
+
+def evolve(state: Any, event: Event) -> State:
+    """Apply one event; never fails on a valid stream."""
+    data = event.data
+    handler = _HANDLERS[event.type]
+    return handler(state, data, event.actor)
+
+
+def _set_up(_: Any, data: Any, __: Any) -> State:
+    hands = tuple(tuple(h) for h in data["hands"])
+    dealt = {t for h in hands for t in h}
+    return State(
+        seats=data["seats"],
+        species=tuple(data["species"]),
+        left_out=tuple(data["left_out"]),
+        bag=frozenset(tiles_of(data["species"])) - dealt,
+        players=tuple(Player() for _ in hands),
+        hands=hands,
+        kept=(None,) * len(hands),
+        starter=data["starting_player"],
+    )
+
+
+def _kept(state: State, data: Any, actor: Any) -> State:
+    kept = list(state.kept)
+    kept[actor] = data["tile"]
+    return replace(state, kept=tuple(kept))
+
+
+def _revealed(state: State, data: Any, _: Any) -> State:
+    players = tuple(
+        replace(p, tiles=(t,), hidden=frozenset({t})) for p, t in zip(state.players, state.kept)  # type: ignore[arg-type]
+    )
+    centre = ordered(t for ts in data["tiles"] for t in ts)
+    return replace(state, players=players, hands=(), centre=(centre,), phase=BETWEEN)
+
+
+def _round_started(state: State, data: Any, _: Any) -> State:
+    drawn = list(data["drawn"])
+    face_down = data["face_down"] or state.face_down
+    if data["face_down"]:
+        drawn.append(data["face_down"])
+    group = ordered([t for g in state.centre for t in g] + drawn)
+    return replace(
+        state,
+        bag=state.bag - set(drawn),
+        centre=(group,),
+        face_down=face_down,
+        phase=PLAY,
+        round=data["round"],
+        starter=data["starter"],
+        current=data["starter"],
+        final_turn=False,
+        dropped=frozenset(),
+        first_out=None,
+    )
+
+
+def _flow(state: State, data: Any) -> State:
+    return replace(state, current=data["next"], final_turn=data["final_turn"])
+
+
+def _split(state: State, data: Any, actor: Any) -> State:
+    g = data["group"]
+    first, second = real_tiles(state, data["first"]), real_tiles(state, data["second"])
+    centre = state.centre[:g] + (first, second) + state.centre[g + 1 :]
+    players = _with(state.players, actor, crates=data["crates"])
+    return _flow(replace(state, centre=centre, players=players), data)
+
+
+def _taken(state: State, data: Any, actor: Any) -> State:
+    g = data["group"]
+    group = state.centre[g]
+    player = state.players[actor]
+    hidden = player.hidden | {t for t in group if t == state.face_down}
+    players = _with(state.players, actor, tiles=ordered(player.tiles + group), hidden=hidden, crates=data["crates"])
+    state = replace(
+        state,
+        centre=state.centre[:g] + state.centre[g + 1 :],
+        face_down=None if state.face_down in group else state.face_down,
+        players=players,
+        dropped=state.dropped | {actor},
+        first_out=actor if state.first_out is None else state.first_out,
+        starter=actor if state.first_out is None else state.starter,
+        announced=state.announced | ({actor} if data["announced"] else set()),
+    )
+    return _flow(state, data)
+
+
+def _forfeited(state: State, data: Any, _: Any) -> State:
+    return _flow(state, data)
+
+
+def _round_ended(state: State, data: Any, _: Any) -> State:
+    return replace(state, phase=BETWEEN, current=None, final_turn=False, game_over=data["game_over"])
+
+
+def _departed(state: State, data: Any, _: Any) -> State:
+    departures = tuple(Departure.from_dict(d) for d in data["arks"])
+    return replace(state, phase=OVER, departures=departures)
+
+
+def _with(players: tuple[Player, ...], seat: int, **changes: Any) -> tuple[Player, ...]:
+    return players[:seat] + (replace(players[seat], **changes),) + players[seat + 1 :]
+
+
+_HANDLERS = {
+    "GameSetUp": _set_up,
+    "TileKept": _kept,
+    "SetupTilesRevealed": _revealed,
+    "RoundStarted": _round_started,
+    "GroupSplit": _split,
+    "GroupTaken": _taken,
+    "TurnForfeited": _forfeited,
+    "RoundEnded": _round_ended,
+    "ArksDeparted": _departed,
+}
