@@ -1,0 +1,33 @@
+"""Life is Life (RULES.md §1): trade rows for majorities, knock, survive the phases.
+
+Events: GameSetUp, PhaseDealt (hands, rows, set-aside cards), RowTraded, Knocked,
+SuddenDeathDeclared, then the system step PhaseScored (normal end only),
+LivesLost, PlayerEliminated (one per player out) and the next PhaseDealt.
+
+Rulings where RULES.md and the rulebook leave a case open:
+
+- Sudden death is checked on the whole hand after each trade of the trading
+  player, even when the combination came with the deal; it is declared
+  automatically (the rulebook says the player must announce it). A knock or a
+  pass is no trade, so it never declares. Holding two combinations at once
+  declares both; the effect is the same.
+- A sudden death reveals only the combination; the other cards stay hidden.
+  A normal scoring reveals every remaining hand (the rulebook lays them face up).
+- Lives never go below 0; the advanced variant's extra life has no cap.
+- In the last round a knock is a pass and is always allowed, also to a player
+  who has not traded in this phase. The knocker gets no further turn.
+- Someone always survives a phase (the highest total or the declarer loses
+  nothing), so the game always ends with exactly one player in.
+- Places: the winner 1; the others by the phase they went out in, later is
+  better; players out in the same phase share a place (1, 2, 3, 3, 5).
+- Cards in hands, rows and events are sorted species names (alphabetical).
+"""
+
+from __future__ import annotations
+
+from domain.games import register
+from domain.games.life_is_life.rules import GAME_ID, KnockError, LifeIsLife, TradeError
+
+RULES = register(LifeIsLife())
+
+__all__ = ["GAME_ID", "RULES", "KnockError", "LifeIsLife", "TradeError"]

@@ -1,0 +1,185 @@
+"""The state of a game of Life is Life and `evolve`, the fold of its events."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from domain.events import Event
+from domain.games.life_is_life.cards import SPECIES, START_LIVES
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How the last finished phase ended: a normal scoring or a sudden death."""
+
+    phase: int
+    lost: tuple[int, ...]
+    gained: tuple[int, ...]
+    declarer: int | None = None
+    combinations: tuple[str, ...] = ()
+    hands: tuple[tuple[str, ...] | None, ...] = ()
+    points: tuple[int | None, ...] = ()
+    majorities: tuple[tuple[str, int | None], ...] = ()
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything about one game; hands and set-aside cards are hidden by the projection."""
+
+    players: int
+    advanced: bool
+    lives: tuple[int, ...]
+    out_in_phase: tuple[int | None, ...]
+    phase: int = 0
+    starter: int = 0
+    turn: int | None = None
+    hands: tuple[tuple[str, ...], ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    set_aside: tuple[str, ...] = ()
+    # Public memory: cards each seat took from the tableau and has not laid down since.
+    known: tuple[tuple[str, ...], ...] = ()
+    traded: frozenset[int] = frozenset()
+    knocker: int | None = None
+    knocked: frozenset[int] = frozenset()
+    turns: int = 0
+    phase_over: bool = False
+    declared: tuple[int, tuple[str, ...]] | None = None
+    pending: Scoring | None = None
+    last_scoring: Scoring | None = None
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        """Seats still in the game, in seat order."""
+        return tuple(seat for seat, out in enumerate(self.out_in_phase) if out is None)
+
+    @property
+    def over(self) -> bool:
+        """Whether only one player is left."""
+        return len(self.remaining) <= 1
+
+    def left_of(self, seat: int) -> int:
+        """Return the next seat clockwise from `seat` that is still in the game."""
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if self.out_in_phase[candidate] is None:
+                return candidate
+        return seat
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """Apply one event to the state."""
+    handler = _HANDLERS.get(event.type)
+    if handler is None:
+        return state  # type: ignore[return-value]  # an unknown event changes nothing
+    return handler(state, event.data)
+
+
+def _set_up(state: State | None, data: Mapping[str, Any]) -> State:
+    players = data["players"]
+    lives = data.get("lives", START_LIVES)
+    return State(
+        players=players,
+        advanced=bool(data["advanced"]),
+        lives=(lives,) * players,
+        out_in_phase=(None,) * players,
+    )
+
+
+def _dealt(state: State, data: Mapping[str, Any]) -> State:
+    return replace(
+        state,
+        phase=data["phase"],
+        starter=data["starter"],
+        turn=data["starter"],
+        hands=tuple(tuple(hand) for hand in data["hands"]),
+        rows=tuple(tuple(row) for row in data["rows"]),
+        set_aside=tuple(data["set_aside"]),
+        known=((),) * state.players,
+        traded=frozenset(),
+        knocker=None,
+        knocked=frozenset(),
+        turns=0,
+        phase_over=False,
+        declared=None,
+        pending=None,
+    )
+
+
+def _next_turn(state: State, seat: int) -> State:
+    """Pass the turn on; in the last round the phase ends when it would reach the knocker."""
+    following = state.left_of(seat)
+    if state.knocker is not None and following == state.knocker:
+        return replace(state, turn=None, phase_over=True)
+    return replace(state, turn=following)
+
+
+def _traded(state: State, data: Mapping[str, Any]) -> State:
+    seat, index = data["seat"], data["row"] - 1
+    laid, taken = Counter(data["laid"]), Counter(data["taken"])
+    hands, rows, known = list(state.hands), list(state.rows), list(state.known)
+    hands[seat] = tuple(sorted((Counter(hands[seat]) - laid + taken).elements()))
+    rows[index] = tuple(sorted(data["laid"]))
+    known[seat] = tuple(sorted((Counter(known[seat]) - laid + taken).elements()))
+    state = replace(
+        state,
+        hands=tuple(hands),
+        rows=tuple(rows),
+        known=tuple(known),
+        traded=state.traded | {seat},
+        turns=state.turns + 1,
+    )
+    return _next_turn(state, seat)
+
+
+def _knocked(state: State, data: Mapping[str, Any]) -> State:
+    seat = data["seat"]
+    knocker = seat if state.knocker is None else state.knocker
+    state = replace(state, knocker=knocker, knocked=state.knocked | {seat}, turns=state.turns + 1)
+    return _next_turn(state, seat)
+
+
+def _declared(state: State, data: Mapping[str, Any]) -> State:
+    return replace(state, turn=None, phase_over=True, declared=(data["seat"], tuple(data["species"])))
+
+
+def _scored(state: State, data: Mapping[str, Any]) -> State:
+    pending = Scoring(
+        phase=data["phase"],
+        lost=(),
+        gained=(),
+        hands=tuple(None if hand is None else tuple(hand) for hand in data["hands"]),
+        points=tuple(data["points"]),
+        # A store may sort JSON keys, so the order comes from the species, not the data.
+        majorities=tuple((name, data["majorities"].get(name)) for name in SPECIES),
+    )
+    return replace(state, pending=pending)
+
+
+def _lives_lost(state: State, data: Mapping[str, Any]) -> State:
+    lost, gained = tuple(data["lost"]), tuple(data["gained"])
+    if state.declared is not None:
+        seat, combos = state.declared
+        scoring = Scoring(phase=state.phase, lost=lost, gained=gained, declarer=seat, combinations=combos)
+    else:
+        scoring = replace(state.pending or Scoring(phase=state.phase, lost=(), gained=()), lost=lost, gained=gained)
+    return replace(state, lives=tuple(data["lives"]), last_scoring=scoring, pending=None)
+
+
+def _eliminated(state: State, data: Mapping[str, Any]) -> State:
+    out = list(state.out_in_phase)
+    out[data["seat"]] = data["phase"]
+    return replace(state, out_in_phase=tuple(out))
+
+
+_HANDLERS = {
+    "GameSetUp": _set_up,
+    "PhaseDealt": _dealt,
+    "RowTraded": _traded,
+    "Knocked": _knocked,
+    "SuddenDeathDeclared": _declared,
+    "PhaseScored": _scored,
+    "LivesLost": _lives_lost,
+    "PlayerEliminated": _eliminated,
+}

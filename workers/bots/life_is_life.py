@@ -1,0 +1,117 @@
+"""A heuristic Life is Life bot: play for sure majorities and sudden death, knock when ahead.
+
+It reads only its seat's view: its hand, the tableau, and the public memory
+of the cards each other player took from the tableau (`known`). Cards nobody
+has seen are spread over the hidden cards in proportion to their number.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Mapping
+
+from domain.games.life_is_life.cards import ADVANCED_SUDDEN_DEATH, HAND_SIZE, SUDDEN_DEATH, VALUES, sudden_death
+
+# How much of the tableau a rival may still pick up before the phase ends.
+TABLEAU_REACH = 0.4
+# Turns per player after which the bot knocks unless it would surely lose.
+PATIENCE = 12
+
+
+def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Take a sudden death at once; else the trade that best raises the expected points, or knock."""
+    state, me = view["state"], view["you"]
+    model = _Model(state, me)
+    hand = Counter(state["hand"])
+    knock = next((action for action in legal if action["type"] == "knock"), None)
+    base = {name: model.worth(name, hand[name], model.tableau[name]) for name in VALUES}
+    now = sum(base.values())
+    best, best_value = None, float("-inf")
+    for action in legal:
+        if action["type"] != "trade":
+            continue
+        taken = Counter(state["rows"][action["row"] - 1])
+        laid = Counter(action["cards"])
+        after = hand - laid + taken
+        if sudden_death(after.elements(), state["advanced"]):
+            return action
+        # Only the species that move change the estimate.
+        value = now + rng.random() * 1e-3
+        for name in laid.keys() | taken.keys():
+            tableau = model.tableau[name] - taken[name] + laid[name]
+            value += model.worth(name, after[name], tableau) - base[name]
+        if value > best_value:
+            best, best_value = action, value
+    if knock is not None and (best is None or _should_knock(state, model, hand, best_value - now)):
+        return knock
+    return best if best is not None else rng.choice(legal)
+
+
+def _should_knock(state: Mapping[str, Any], model: _Model, hand: Counter[str], gain: float) -> bool:
+    """Pass in the last round unless a trade helps; knock when not last and trades help little."""
+    if state["last_round"]:
+        return gain <= 0
+    points = model.points(hand)
+    mine = points.pop(model.me)
+    others = list(points.values())
+    not_lowest = mine > min(others)
+    players = len(model.rivals) + 1
+    if state["turns"] >= 4 * PATIENCE * players:
+        return True
+    return not_lowest and (mine >= max(others) or gain < 1.0 or state["turns"] >= PATIENCE * players)
+
+
+class _Model:
+    """What the seat believes about the other hands."""
+
+    def __init__(self, state: Mapping[str, Any], me: int) -> None:
+        self.me = me
+        self.advanced = state["advanced"]
+        self.rivals = [seat for seat, out in enumerate(state["out"]) if not out and seat != me]
+        self.least = 2 if len(self.rivals) == 1 else 1
+        self.tableau = Counter(card for row in state["rows"] for card in row)
+        self.known = {seat: Counter(state["known"][seat]) for seat in self.rivals}
+        hidden = {seat: HAND_SIZE - len(state["known"][seat]) for seat in self.rivals}
+        pool = sum(hidden.values()) + state["set_aside_count"]
+        seen = Counter(state["hand"]) + self.tableau + sum(self.known.values(), Counter())
+        self.expected = {
+            seat: {
+                name: self.known[seat][name] + max(0, VALUES[name] - seen[name]) * hidden[seat] / max(pool, 1)
+                for name in VALUES
+            }
+            for seat in self.rivals
+        }
+        self.threat = {name: max((e[name] for e in self.expected.values()), default=0.0) for name in VALUES}
+        combos = ADVANCED_SUDDEN_DEATH if self.advanced else SUDDEN_DEATH
+        # A combination is still open while no rival is known to hold one of its cards.
+        self.open_sudden_death = {n for n in combos if all(self.known[s][n] == 0 for s in self.rivals)}
+
+    def worth(self, name: str, count: int, tableau: int) -> float:
+        """Return what holding `count` of a species is expected to bring, a coming sudden death included."""
+        threat = self.threat[name] + TABLEAU_REACH * tableau
+        value = VALUES[name] * _chance(count, threat, self.least)
+        if name in self.open_sudden_death:
+            value += {1: 4.0, 2: 1.5}.get(VALUES[name] - count, 0.0)
+        return value
+
+    def points(self, hand: Counter[str]) -> dict[int, float]:
+        """Return the expected points of every player still in, this seat holding `hand`."""
+        counts = {seat: dict(e) for seat, e in self.expected.items()}
+        counts[self.me] = {name: float(hand[name]) for name in VALUES}
+        out = {}
+        for seat, mine in counts.items():
+            out[seat] = sum(
+                worth * _chance(mine[name], max(c[name] for s, c in counts.items() if s != seat), self.least)
+                for name, worth in VALUES.items()
+            )
+        return out
+
+
+def _chance(count: float, threat: float, least: int) -> float:
+    """Rough chance that `count` cards (an expectation for a rival) beat a rival expected to hold `threat`."""
+    if count <= 0 or (count < least and float(count).is_integer()):
+        return 0.0
+    # A fractional expectation below the minimum still scores sometimes.
+    scale = 1.0 if count >= least else count / least
+    return scale * min(1.0, max(0.0, 0.5 + 0.35 * (count - threat)))
