@@ -1,0 +1,30 @@
+# `make run` and `make test` set everything up on a fresh machine with Python 3.11.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup run worker test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: setup  ## the API on 127.0.0.1:8000 (embedded fakeredis and jobs unless REDIS_URL is set)
+	$(BIN)/menagerie serve
+
+worker: setup  ## an RQ worker (needs REDIS_URL)
+	$(BIN)/menagerie worker
+
+test: setup  ## the whole suite (real-Redis tests need REDIS_URL; they are skipped loudly without it)
+	$(BIN)/python -m pytest
+
+bench: setup  ## every benchmark script (needs REDIS_URL for the store figures)
+	@for script in bench/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
