@@ -34,6 +34,9 @@ class Jobs(Protocol):
         """Ask for one system or bot step of a game at a version."""
 
 
+GameListener = Callable[[Game], None]
+
+
 class IdempotencyKeyReused(RuleError):
     """The same Idempotency-Key came with a different request."""
 
@@ -60,6 +63,9 @@ class GameService:
     jobs: Jobs
     clock: Callable[[], str] = utc_now
     new_secret: Callable[[], str] = field(default=lambda: secrets.token_hex(16))
+    # Called after the append that finished a game (ratings, tournaments).
+    # Each must be idempotent: a retried job may call it twice.
+    on_finished: list[GameListener] = field(default_factory=list)
 
     # --- commands -------------------------------------------------------
 
@@ -220,6 +226,9 @@ class GameService:
         """Catch up after an append and schedule whatever the game now waits on."""
         game = self.repository.load(game_id)
         self._schedule(game)
+        if game.status == "finished":
+            for listener in self.on_finished:
+                listener(game)
         return game
 
     def _schedule(self, game: Game) -> None:
