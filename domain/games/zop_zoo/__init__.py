@@ -1,0 +1,44 @@
+"""Zop Zoo (seed 003, RULES.md §4): cover and connect your six starting cards from the black deck.
+
+Modules: `cards` (the deck as data, `cards.json`), `state` (state and evolve),
+`board` (what the rows and the discard pile allow), `rounds` (deal, round win,
+scoring), `turns` (a player's actions), `rules` (the `Rules` object).
+
+A turn is a sequence of explicit actions: `draw` (the event reveals the card),
+`take_discard`, `place_wild`, `use_mole` / `decline_mole`, and the specialty
+actions `give` (HYENA), `take_card` (RACCOON), `swap` (EARTHWORM). A piece in a
+row is named by its starting (white) card's id, which moves with whatever
+covers it; a side bonus card by its own id.
+
+Rulings where RULES.md and the rulebook leave a case open:
+
+- A side bonus card on top of the discard pile that fits one of your
+  categories is a match: you must take it, like a matching animal card (and it
+  continues the chain of matching cards under it).
+- Wild cards are played only when drawn: a wild card on the discard pile (only
+  possible when its drawer had nothing uncovered) matches nothing, and a MOLE
+  does not dig wild cards, MOLEs or specialty cards.
+- A MOLE dig takes every card in the pile that covers, connects to or sits
+  beside your row, including side bonuses opened up by upper halves connected
+  in the same dig; the rest of the pile keeps its order.
+- A MOLE is never spent: the rulebook lets the next player re-use one left on
+  the discard pile; a dig from the discard pile ends the turn even if it finds
+  nothing, as the rulebook says.
+- A spent specialty card stays spent for the rest of the round, also after the
+  black deck is refilled: drawn again it cannot be used, so it is discarded and
+  the turn ends. An unused specialty card left on the discard pile is on offer
+  (must use if you can) only at the start of the next player's turn.
+- Transferred pieces go to the end of the receiving row; a side bonus given,
+  taken or switched goes beside the receiving row.
+- If the deal leaves more than one player with every card worth points (only
+  minus cards), the first in dealing order wins the round.
+- A non-winner scores each minus card at its current value: negative when
+  uncovered, the ANTI-minus value or the wild card's value when covered.
+"""
+
+from domain.games import register
+from domain.games.zop_zoo.rules import GAME_ID, RULES, ZopZoo
+
+register(RULES)
+
+__all__ = ["GAME_ID", "RULES", "ZopZoo"]

@@ -1,0 +1,173 @@
+"""What the rows and the discard pile allow: card worth, where a card fits, what is pending, scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES, CardSet
+from domain.games.zop_zoo.state import PLAYING, Stack, ZooState
+
+BESIDE = "beside"  # where a side bonus card goes: beside the row, not onto a starting card
+
+# Pending decisions of the player to act.
+DRAW, TAKE, WILD, MOLE, SPECIALTY = "draw", "take_discard", "place_wild", "mole", "specialty"
+# What each specialty card lets its player do, as an action type.
+SPECIALTY_ACTIONS = {"hyena": "give", "raccoon": "take_card", "earthworm": "swap"}
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The decision the player to act faces; `card` is the card on offer, `source` where it lies."""
+
+    decision: str
+    card: str | None = None
+    source: str | None = None  # "deck" (just drawn) or "discard" (the discard pile's top)
+
+
+def worth(cards: CardSet, stack: Stack) -> int | None:
+    """Return what a stack is worth, or None while it is not worth points."""
+    base = cards[stack.base]
+    if stack.cover is None:
+        return base.value if base.kind == "minus" else None
+    cover = cards[stack.cover]
+    if cover.kind == "wild":
+        return cover.value
+    return cover.value if base.kind == "minus" else base.value
+
+
+def category(cards: CardSet, stack: Stack) -> str | None:
+    """Return a stack's category: a category card's own (even under a wild), a lower half's once connected."""
+    base = cards[stack.base]
+    if base.kind == "category":
+        return base.category
+    if base.kind == "lower" and stack.cover is not None and cards[stack.cover].kind == "upper":
+        return cards[stack.cover].category
+    return None
+
+
+def categories(state: ZooState, seat: int) -> set[str]:
+    """Return the categories a seat's row shows, for side bonus cards."""
+    found = (category(state.cards, stack) for stack in state.rows[seat])
+    return {name for name in found if name is not None}
+
+
+def place_for(state: ZooState, seat: int, card: str) -> str | None:
+    """Return where a black card goes in a seat's row (a starting card's id, or BESIDE), or None."""
+    kind = state.cards[card].kind
+    if kind in PAIRS:
+        target = state.cards.matches[card]
+        for stack in state.rows[seat]:
+            if stack.base == target:
+                return target if stack.cover is None else None
+        return None
+    if kind == "side_bonus" and state.cards[card].category in categories(state, seat):
+        return BESIDE
+    return None
+
+
+def uncovered(state: ZooState, seat: int) -> list[str]:
+    """Return the seat's uncovered starting cards, where a wild card may go."""
+    return [stack.base for stack in state.rows[seat] if stack.cover is None]
+
+
+def owner(state: ZooState, card: str) -> int | None:
+    """Return the seat whose row holds a piece (a stack by its starting card, or a side bonus)."""
+    for seat in range(state.seats):
+        if card in state.bonuses[seat] or any(stack.base == card for stack in state.rows[seat]):
+            return seat
+    return None
+
+
+def piece_worth(state: ZooState, seat: int, card: str) -> int | None:
+    """Return what a seat's piece is worth (None: not worth points)."""
+    if card in state.bonuses[seat]:
+        return state.cards[card].value
+    stack = next(stack for stack in state.rows[seat] if stack.base == card)
+    return worth(state.cards, stack)
+
+
+def worth_pieces(state: ZooState, seat: int) -> list[str]:
+    """Return the seat's pieces worth points: stacks by starting card, then side bonuses."""
+    stacks = [stack.base for stack in state.rows[seat] if worth(state.cards, stack) is not None]
+    return stacks + list(state.bonuses[seat])
+
+
+def has_won(state: ZooState, seat: int) -> bool:
+    """Tell whether every starting card in the seat's row is worth points."""
+    return all(worth(state.cards, stack) is not None for stack in state.rows[seat])
+
+
+def dig_finds(state: ZooState, seat: int, pile: Iterable[str]) -> list[dict[str, Any]]:
+    """Return what a MOLE dig in `pile` takes: every card that covers, connects or sits beside the row."""
+    open_cards = set(uncovered(state, seat))
+    shown = categories(state, seat)
+    left = list(pile)
+    taken: list[dict[str, Any]] = []
+    # A connected upper half brings its category, which can let a side bonus in; repeat until nothing more fits.
+    while True:
+        found = []
+        for card in left:
+            info = state.cards[card]
+            if info.kind in PAIRS and state.cards.matches[card] in open_cards:
+                open_cards.discard(state.cards.matches[card])
+                if info.kind == "upper" and info.category is not None:
+                    shown.add(info.category)
+                found.append({"card": card, "onto": state.cards.matches[card]})
+            elif info.kind == "side_bonus" and info.category in shown:
+                found.append({"card": card, "onto": None})
+        if not found:
+            return sorted(taken, key=lambda item: _position(state, item["card"]))
+        taken += found
+        picked = {item["card"] for item in found}
+        left = [card for card in left if card not in picked]
+
+
+def _position(state: ZooState, card: str) -> int:
+    return state.discard.index(card)
+
+
+def specialty_moves(state: ZooState, seat: int, specialty: str) -> list[dict[str, Any]]:
+    """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used)."""
+    kind = state.cards[specialty].kind
+    mine = worth_pieces(state, seat)
+    others = [(other, worth_pieces(state, other)) for other in range(state.seats) if other != seat]
+    if kind == "hyena":
+        return [{"type": "give", "card": card, "to": other} for card in mine for other, _ in others]
+    if kind == "raccoon":
+        return [{"type": "take_card", "card": card, "from": other} for other, theirs in others for card in theirs]
+    return [
+        {"type": "swap", "card": card, "with": other, "for": their}
+        for card in mine
+        for other, theirs in others
+        for their in theirs
+    ]
+
+
+def pending(state: ZooState) -> Pending | None:
+    """Return the decision the player to act faces (None when no one acts)."""
+    if state.phase != PLAYING:
+        return None
+    if state.drawn is not None:
+        kind = state.cards[state.drawn].kind
+        return Pending(SPECIALTY if kind in SPECIALTIES else WILD if kind == "wild" else MOLE, state.drawn, "deck")
+    top = state.top
+    if state.fresh and top is not None:
+        kind = state.cards[top].kind
+        if place_for(state, state.turn, top) is not None:
+            return Pending(TAKE, top, "discard")
+        if kind == "mole":
+            return Pending(MOLE, top, "discard")
+        if kind in SPECIALTIES and top not in state.spent and specialty_moves(state, state.turn, top):
+            return Pending(SPECIALTY, top, "discard")
+    return Pending(DRAW)
+
+
+def round_points(state: ZooState, seat: int) -> tuple[int, int]:
+    """Return what the seat would score now: as the round's winner, and as another player."""
+    cards = state.cards
+    bonus = sum(cards[card].value for card in state.bonuses[seat])
+    values = [(cards[stack.base].kind, worth(cards, stack)) for stack in state.rows[seat]]
+    as_winner = bonus + sum(value for _, value in values if value is not None)
+    as_other = bonus + sum(value for kind, value in values if kind == "minus" and value is not None)
+    return as_winner, as_other

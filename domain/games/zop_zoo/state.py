@@ -1,0 +1,208 @@
+"""Zop Zoo state and `evolve`: the fold of the game's events (never fails, never draws)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping
+
+from domain.events import Event
+from domain.games.zop_zoo import cards as deck
+from domain.games.zop_zoo.cards import CardSet
+
+PLAYING, ROUND_WON, OVER = "playing", "round_won", "over"
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A starting card and what covers or connects to it (a black card, or None)."""
+
+    base: str
+    cover: str | None = None
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One finished round: its winner and what every seat scored."""
+
+    round: int
+    winner: int
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ZooState:
+    """One game of Zop Zoo; the black deck's order (`deck`, top first) is its only secret."""
+
+    cards: CardSet
+    seats: int
+    target: int
+    totals: tuple[int, ...]
+    phase: str = ROUND_WON
+    round: int = 0
+    starter: int = 0
+    turn: int = 0
+    rows: tuple[tuple[Stack, ...], ...] = ()
+    bonuses: tuple[tuple[str, ...], ...] = ()
+    deck: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()  # bottom first; the top card is the last
+    set_aside: tuple[str, ...] = ()
+    drawn: str | None = None  # a drawn card waiting for its player's decision
+    fresh: bool = True  # nothing done yet this turn: the discard pile's top is on offer
+    spent: frozenset[str] = frozenset()
+    results: tuple[RoundResult, ...] = ()
+
+    @property
+    def top(self) -> str | None:
+        """Return the discard pile's top card."""
+        return self.discard[-1] if self.discard else None
+
+
+def evolve(state: ZooState | None, event: Event) -> ZooState:
+    """Apply one event."""
+    if state is None:
+        return _set_up(event.data)
+    return _HANDLERS[event.type](state, event.data)
+
+
+def _set_up(data: Mapping[str, Any]) -> ZooState:
+    seats = data["seats"]
+    return ZooState(cards=deck.parse(data["card_set"]), seats=seats, target=data["target"], totals=(0,) * seats)
+
+
+def _dealt(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    return replace(
+        state,
+        phase=PLAYING,
+        round=data["round"],
+        starter=data["starter"],
+        turn=data["starter"],
+        rows=tuple(tuple(Stack(card) for card in row) for row in data["rows"]),
+        bonuses=((),) * state.seats,
+        deck=tuple(data["deck"]),
+        discard=(),
+        set_aside=tuple(data["set_aside"]),
+        drawn=None,
+        fresh=True,
+        spent=frozenset(),
+    )
+
+
+def _drawn(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    return replace(state, deck=state.deck[1:], drawn=data["card"], fresh=False)
+
+
+def _refilled(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    return replace(state, deck=tuple(data["deck"]), discard=state.discard[-1:])
+
+
+def _placed(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    rows = _cover(state.rows, data["seat"], data["onto"], data["card"])
+    return replace(state, rows=rows, drawn=None)
+
+
+def _bonus_taken(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    return replace(state, bonuses=_add_bonus(state.bonuses, data["seat"], data["card"]), drawn=None)
+
+
+def _discarded(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    return replace(state, discard=state.discard + (data["card"],), drawn=None)
+
+
+def _turn_ended(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    return replace(state, turn=data["next"], fresh=True)
+
+
+def _discard_taken(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    state = replace(state, discard=state.discard[:-1], fresh=False)
+    return _take(state, data["seat"], data["card"], data["onto"])
+
+
+def _dug(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    taken = {item["card"] for item in data["taken"]}
+    discard = tuple(card for card in state.discard if card not in taken)
+    if data["source"] == "deck":
+        discard += (data["mole"],)
+    state = replace(state, discard=discard, drawn=None, fresh=False)
+    for item in data["taken"]:
+        state = _take(state, data["seat"], item["card"], item["onto"])
+    return state
+
+
+def _specialty_used(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    rows, bonuses = state.rows, state.bonuses
+    pieces = []
+    # Lift every moved piece before dropping any, so a swap moves the two at once.
+    for move in data["moves"]:
+        rows, bonuses, piece = _lift(rows, bonuses, move["from"], move["card"])
+        pieces.append(piece)
+    for move, piece in zip(data["moves"], pieces):
+        rows, bonuses = _drop(rows, bonuses, move["to"], piece)
+    discard = state.discard + (data["specialty"],) if data["source"] == "deck" else state.discard
+    spent = state.spent | {data["specialty"]}
+    return replace(state, rows=rows, bonuses=bonuses, discard=discard, drawn=None, fresh=False, spent=spent)
+
+
+def _round_won(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+    result = RoundResult(data["round"], data["winner"], tuple(data["scores"]))
+    return replace(
+        state,
+        phase=OVER if data["game_over"] else ROUND_WON,
+        totals=tuple(data["totals"]),
+        results=state.results + (result,),
+    )
+
+
+# --- row surgery --------------------------------------------------------------
+
+
+def _cover(rows: tuple[tuple[Stack, ...], ...], seat: int, onto: str, card: str) -> tuple[tuple[Stack, ...], ...]:
+    row = tuple(Stack(s.base, card) if s.base == onto else s for s in rows[seat])
+    return rows[:seat] + (row,) + rows[seat + 1 :]
+
+
+def _add_bonus(bonuses: tuple[tuple[str, ...], ...], seat: int, card: str) -> tuple[tuple[str, ...], ...]:
+    return bonuses[:seat] + (bonuses[seat] + (card,),) + bonuses[seat + 1 :]
+
+
+def _take(state: ZooState, seat: int, card: str, onto: str | None) -> ZooState:
+    """Place a card taken from the discard pile: on its starting card, or beside the row."""
+    if onto is None:
+        return replace(state, bonuses=_add_bonus(state.bonuses, seat, card))
+    return replace(state, rows=_cover(state.rows, seat, onto, card))
+
+
+Rows = tuple[tuple[Stack, ...], ...]
+Bonuses = tuple[tuple[str, ...], ...]
+
+
+def _lift(rows: Rows, bonuses: Bonuses, seat: int, card: str) -> tuple[Rows, Bonuses, Stack | str]:
+    """Remove a piece (a stack by its starting card, or a side bonus) from a seat."""
+    if card in bonuses[seat]:
+        kept = tuple(b for b in bonuses[seat] if b != card)
+        return rows, bonuses[:seat] + (kept,) + bonuses[seat + 1 :], card
+    stack = next(s for s in rows[seat] if s.base == card)
+    kept_row = tuple(s for s in rows[seat] if s.base != card)
+    return rows[:seat] + (kept_row,) + rows[seat + 1 :], bonuses, stack
+
+
+def _drop(rows: Rows, bonuses: Bonuses, seat: int, piece: Stack | str) -> tuple[Rows, Bonuses]:
+    """Add a piece at the end of a seat's row (a stack) or beside it (a side bonus)."""
+    if isinstance(piece, str):
+        return rows, _add_bonus(bonuses, seat, piece)
+    return rows[:seat] + (rows[seat] + (piece,),) + rows[seat + 1 :], bonuses
+
+
+_HANDLERS: dict[str, Callable[[ZooState, Mapping[str, Any]], ZooState]] = {
+    "RoundDealt": _dealt,
+    "CardDrawn": _drawn,
+    "BlackDeckRefilled": _refilled,
+    "CardMatched": _placed,
+    "WildPlaced": _placed,
+    "SideBonusTaken": _bonus_taken,
+    "CardDiscarded": _discarded,
+    "TurnEnded": _turn_ended,
+    "DiscardTaken": _discard_taken,
+    "DiscardPileDug": _dug,
+    "SpecialtyUsed": _specialty_used,
+    "RoundWon": _round_won,
+}

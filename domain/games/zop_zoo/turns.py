@@ -1,0 +1,233 @@
+"""A player's actions inside a turn: validate each and decide its events."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from domain.chance import Chance
+from domain.errors import RuleError
+from domain.events import Event
+from domain.games.zop_zoo import board
+from domain.games.zop_zoo.board import BESIDE, DRAW, MOLE, SPECIALTY, SPECIALTY_ACTIONS, TAKE, WILD, Pending
+from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES
+from domain.games.zop_zoo.rounds import Batch, check_win
+from domain.games.zop_zoo.state import ZooState
+
+
+class MustUse(RuleError):
+    """A card on offer must be used (a matching discard, a usable specialty, a drawn card)."""
+
+    code = "must_use"
+
+
+class NotOnOffer(RuleError):
+    """The action needs a card that is not on offer now."""
+
+    code = "not_on_offer"
+
+
+def decide(state: ZooState, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
+    """Validate the player's action and return its events."""
+    kind = action.get("type")
+    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise RuleError(f"unknown action type {kind!r}; one of: {', '.join(sorted(_ACTIONS))}")
+    now = board.pending(state)
+    assert now is not None, "the core only asks the player to act"
+    batch = Batch(state, seat)
+    handler(batch, now, action, chance)
+    return batch.events
+
+
+# --- drawing ------------------------------------------------------------------
+
+
+def _draw(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+    if not (now.decision == DRAW or (now.decision == MOLE and now.source == "discard")):
+        raise _must_finish(batch.now, now)
+    state = batch.now
+    if not state.deck:
+        if len(state.discard) < 2:
+            raise RuleError("nothing to draw: the black deck is empty and the discard pile cannot refill it")
+        # The discard pile's top card stays; the rest is shuffled into a new black deck.
+        batch.emit("BlackDeckRefilled", deck=chance.shuffle(state.discard[:-1]))
+    card = batch.now.deck[0]
+    batch.emit("CardDrawn", seat=batch.actor, card=card)
+    _resolve_drawn(batch, card)
+
+
+def _resolve_drawn(batch: Batch, card: str) -> None:
+    """Play the drawn card where no choice is left; leave it in hand for a choice."""
+    state, seat = batch.now, batch.now.turn
+    kind = state.cards[card].kind
+    if kind in PAIRS or kind == "side_bonus":
+        place = board.place_for(state, seat, card)
+        if place is None:
+            _discard_and_end(batch, card)
+        elif place == BESIDE:
+            batch.emit("SideBonusTaken", seat=seat, card=card)
+            check_win(batch)
+        else:
+            batch.emit("CardMatched", seat=seat, card=card, onto=place)
+            check_win(batch)
+    elif kind == "wild" and not board.uncovered(state, seat):
+        _discard_and_end(batch, card)
+    elif kind in SPECIALTIES and (card in state.spent or not board.specialty_moves(state, seat, card)):
+        _discard_and_end(batch, card)
+
+
+def _discard_and_end(batch: Batch, card: str) -> None:
+    batch.emit("CardDiscarded", seat=batch.now.turn, card=card)
+    _end_turn(batch)
+
+
+def _end_turn(batch: Batch) -> None:
+    state = batch.now
+    batch.emit("TurnEnded", next=(state.turn + 1) % state.seats)
+
+
+# --- the discard pile -----------------------------------------------------------
+
+
+def _take_discard(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+    if now.decision != TAKE:
+        top = batch.now.top
+        shown = "empty" if top is None else f"topped by {_name(batch.now, top)}"
+        raise NotOnOffer(f"there is nothing to take: the discard pile is {shown}, which does not fit your row now")
+    seat = batch.now.turn
+    # Keep taking while the new top card fits too; then the turn ends.
+    while (top := batch.now.top) is not None and (place := board.place_for(batch.now, seat, top)) is not None:
+        batch.emit("DiscardTaken", seat=seat, card=top, onto=None if place == BESIDE else place)
+        if check_win(batch):
+            return
+    _end_turn(batch)
+
+
+# --- wild cards and MOLEs ---------------------------------------------------------
+
+
+def _place_wild(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+    if now.decision != WILD or now.card is None:
+        raise NotOnOffer("there is no wild card to place: a wild card is placed just after it is drawn")
+    state, seat = batch.now, batch.now.turn
+    onto = action.get("card")
+    if not isinstance(onto, str) or onto not in state.cards.cards:
+        raise RuleError("place_wild needs 'card': the id of one of your uncovered starting cards")
+    holder = board.owner(state, onto)
+    if holder != seat:
+        where = "in no row" if holder is None else f"in seat {holder}'s row"
+        raise RuleError(f"{onto} is {where}: a wild card goes on one of your own starting cards")
+    stack = next(s for s in state.rows[seat] if s.base == onto)
+    if stack.cover is not None:
+        raise RuleError(f"{onto} is already covered by {stack.cover}: a wild card goes on an uncovered starting card")
+    batch.emit("WildPlaced", seat=seat, card=now.card, onto=onto)
+    check_win(batch)
+
+
+def _use_mole(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+    if now.decision != MOLE or now.card is None:
+        raise NotOnOffer("there is no MOLE on offer: use one just after drawing it, or when it tops the discard pile at your turn's start")
+    state, seat = batch.now, batch.now.turn
+    pile = state.discard if now.source == "deck" else state.discard[:-1]
+    finds = board.dig_finds(state, seat, pile)
+    batch.emit("DiscardPileDug", seat=seat, mole=now.card, source=now.source, taken=finds)
+    if check_win(batch):
+        return
+    # A drawn MOLE that found something lets its player draw again; any other dig ends the turn.
+    if now.source == "discard" or not finds:
+        _end_turn(batch)
+
+
+def _decline_mole(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+    if now.decision != MOLE or now.source != "deck" or now.card is None:
+        raise NotOnOffer("there is no drawn MOLE to decline (a MOLE on the discard pile is declined by drawing)")
+    _discard_and_end(batch, now.card)
+
+
+# --- specialty cards --------------------------------------------------------------
+
+
+def _use_specialty(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+    state, seat = batch.now, batch.now.turn
+    if now.decision != SPECIALTY or now.card is None:
+        top = state.top
+        if state.fresh and top is not None and top in state.spent:
+            raise RuleError(f"the {_name(state, top)} on the discard pile is spent: each specialty card is used only once")
+        raise NotOnOffer("there is no specialty card to use now")
+    expected = SPECIALTY_ACTIONS[state.cards[now.card].kind]
+    if action["type"] != expected:
+        raise RuleError(f"the card to use is the {_name(state, now.card)}: its action is {expected}, not {action['type']}")
+    moves = _moves(state, seat, action)
+    batch.emit("SpecialtyUsed", seat=seat, specialty=now.card, source=now.source, moves=moves)
+    if check_win(batch):
+        return
+    # From the draw pile the turn goes on; from the discard pile it ends (the card stays there, spent).
+    if now.source == "discard":
+        _end_turn(batch)
+
+
+def _moves(state: ZooState, seat: int, action: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Validate a give, take_card or swap and return its card moves."""
+    if action["type"] == "give":
+        to = _other_seat(state, seat, action, "to")
+        return [{"card": _piece(state, seat, action, "card"), "from": seat, "to": to}]
+    if action["type"] == "take_card":
+        source = _other_seat(state, seat, action, "from")
+        return [{"card": _piece(state, source, action, "card"), "from": source, "to": seat}]
+    other = _other_seat(state, seat, action, "with")
+    mine, theirs = _piece(state, seat, action, "card"), _piece(state, other, action, "for")
+    return [{"card": mine, "from": seat, "to": other}, {"card": theirs, "from": other, "to": seat}]
+
+
+def _other_seat(state: ZooState, seat: int, action: Mapping[str, Any], key: str) -> int:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < state.seats:
+        raise RuleError(f"{action['type']} needs '{key}': a seat number from 0 to {state.seats - 1}")
+    if value == seat:
+        raise RuleError(f"{action['type']} is made with another player, not yourself")
+    return value
+
+
+def _piece(state: ZooState, seat: int, action: Mapping[str, Any], key: str) -> str:
+    card = action.get(key)
+    if not isinstance(card, str) or card not in state.cards.cards:
+        raise RuleError(f"{action['type']} needs '{key}': the id of a card in a row (a starting card or a side bonus)")
+    if board.owner(state, card) != seat:
+        raise RuleError(f"{card} is not in seat {seat}'s row")
+    if board.piece_worth(state, seat, card) is None:
+        raise RuleError(f"{card} is not worth points yet: only cards worth points can be given, taken or switched")
+    return card
+
+
+# --- messages ---------------------------------------------------------------------
+
+
+def _must_finish(state: ZooState, now: Pending) -> RuleError:
+    """Explain why the player cannot draw now."""
+    card = _name(state, now.card) if now.card else ""
+    if now.decision == TAKE:
+        return MustUse(f"the {card} on the discard pile fits your row: you must take it (take_discard)")
+    if now.decision == WILD:
+        return MustUse(f"place the drawn {card} on one of your uncovered starting cards first (place_wild)")
+    if now.decision == MOLE:
+        return MustUse(f"decide on the drawn {card} first: use_mole or decline_mole")
+    where = "drawn" if now.source == "deck" else "on the discard pile"
+    action = SPECIALTY_ACTIONS[state.cards[now.card].kind] if now.card else ""
+    return MustUse(f"the {card} {where} must be used, since you can ({action})")
+
+
+def _name(state: ZooState, card: str) -> str:
+    return f"{state.cards[card].name} ({card})"
+
+
+_Handler = Callable[[Batch, Pending, Mapping[str, Any], Chance], None]
+_ACTIONS: dict[str, _Handler] = {
+    "draw": _draw,
+    "take_discard": _take_discard,
+    "place_wild": _place_wild,
+    "use_mole": _use_mole,
+    "decline_mole": _decline_mole,
+    "give": _use_specialty,
+    "take_card": _use_specialty,
+    "swap": _use_specialty,
+}
