@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from domain.errors import NotYourTurn, RuleError
 from domain.game import execute
+from domain.games.bloede_kuh.state import PIG
 from tests.test_bloede_kuh_rules import game_at, play, position
 
 TURN = position("sheep pig cow", "horse", "cow", draw="sheep", discard="")
@@ -56,9 +58,6 @@ def test_a_pig_answer_must_be_a_take_from_a_pile_with_cards() -> None:
 
 
 def test_taking_from_an_empty_discard_pile() -> None:
-    from domain.games.bloede_kuh.state import PIG
-    from dataclasses import replace
-
     # A pig's discard is always on the pile; build the only case an empty pile can be asked for.
     state = replace(position("sheep", "horse", "cow", draw="cow"), awaiting=PIG, waiting=frozenset({1}))
     with pytest.raises(RuleError, match="the discard pile is empty"):

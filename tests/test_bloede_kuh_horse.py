@@ -6,6 +6,7 @@ import pytest
 
 from domain.errors import NotYourTurn, RuleError
 from domain.game import execute
+from domain.games.bloede_kuh import RULES
 from projections.bloede_kuh import redact, seat_view
 from tests.test_bloede_kuh_rules import cards_in_play, game_at, hand, play, position, types
 
@@ -21,16 +22,12 @@ def horse_pending():
 
 
 def test_every_seat_with_cards_must_choose(horse_pending) -> None:
-    from domain.games.bloede_kuh import RULES
-
     assert RULES.to_act(horse_pending) == {0, 1, 2, 3}
     assert RULES.legal_actions(horse_pending, 1) == [{"type": "pass_card", "card": "cow"}]
     assert RULES.legal_actions(horse_pending, 0) == [{"type": "pass_card", "card": "sheep"}, {"type": "pass_card", "card": "pig"}]
 
 
 def test_only_seats_with_cards_are_asked() -> None:
-    from domain.games.bloede_kuh import RULES
-
     state = position("horse sheep", "", "pig")
     _, after = play(state, 0, {"type": "discard", "card": "horse"})
     assert RULES.to_act(after) == {0, 2}
@@ -41,8 +38,6 @@ def test_only_seats_with_cards_are_asked() -> None:
 
 
 def test_choices_in_any_order_then_all_pass_to_the_left_together(horse_pending) -> None:
-    from domain.games.bloede_kuh import RULES
-
     state = horse_pending
     for seat, card in [(2, "pig"), (0, "sheep"), (3, "horse")]:
         events, state = play(state, seat, {"type": "pass_card", "card": card})

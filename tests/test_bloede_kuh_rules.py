@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import random
 from functools import reduce
 from typing import Any, Mapping
 
 import pytest
 
 from domain.chance import Chance
+from domain.errors import NotYourTurn, OptionsError, RuleError
 from domain.events import Event
 from domain.games.bloede_kuh import RULES
 from domain.games.bloede_kuh.cards import DECK_SIZE, hand_of, minus_points
 from domain.games.bloede_kuh.state import BETWEEN, OVER, PIG, PLAY, NwiCard, RoundResult, State
 from domain.game import ACTIVE, Game, Seat, execute
 from projections.bloede_kuh import redact
-from tests.support import new_table
+from tests.support import new_table, play_randomly
 
 # --- helpers shared by the Blöde Kuh test modules ---------------------------
 
@@ -99,8 +102,6 @@ def test_the_first_dealer_is_drawn_from_the_seed() -> None:
 
 @pytest.mark.parametrize("seats", [2, 7])
 def test_three_to_six_players(seats: int) -> None:
-    from domain.errors import OptionsError
-
     with pytest.raises(OptionsError):
         new_table("bloede-kuh", seats)
 
@@ -142,8 +143,6 @@ def test_the_left_neighbour_of_a_pig_may_take_the_top_of_the_draw_pile() -> None
 
 
 def test_a_seat_not_asked_cannot_answer_a_pig_through_the_core() -> None:
-    from domain.errors import NotYourTurn, RuleError
-
     _, waiting = play(position("pig cow", "sheep", "horse", draw="cow"), 0, {"type": "discard", "card": "pig"})
     for seat in (0, 2):
         with pytest.raises(NotYourTurn) as raised:
@@ -178,8 +177,6 @@ def test_an_empty_draw_pile_is_refilled_by_shuffling_the_discard_pile() -> None:
 def test_the_refill_is_recorded_so_replay_draws_nothing() -> None:
     state = position("cow sheep", "pig", "horse", draw="", discard="sheep pig horse")
     events, live = play(state, 0, {"type": "discard", "card": "cow"}, seed="one")
-    import json
-
     again = reduce(RULES.evolve, [Event(e.type, json.loads(json.dumps(e.data)), e.actor) for e in events], state)
     assert again == live
 
@@ -349,10 +346,6 @@ def test_after_three_rounds_the_lowest_total_wins_and_ties_share() -> None:
 
 
 def test_a_game_ends_after_three_rounds_through_the_core() -> None:
-    import random
-
-    from tests.support import play_randomly
-
     table = play_randomly(new_table("bloede-kuh", 3, seed="three"), random.Random(3))
     dealt = [e for e in table.log if e.type == "CardsDealt"]
     scored = [e for e in table.log if e.type == "RoundScored"]
