@@ -1,0 +1,89 @@
+"""What each viewer sees of Zop Zoo: everything but the black deck's order (its size is public)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Mapping
+
+from domain.events import Event
+from domain.games.zop_zoo import board
+from domain.games.zop_zoo.rules import GAME_ID
+from domain.games.zop_zoo.state import Stack, ZooState
+from projections import register
+
+# Events that carry the black deck's order; a viewer gets only its size.
+_DECK_EVENTS = frozenset({"RoundDealt", "BlackDeckRefilled"})
+
+
+def seat_view(state: ZooState, seat: int | None) -> dict[str, Any]:
+    """Return the table as any viewer sees it: every row, the discard pile, the deck's size."""
+    cards = state.cards
+    return {
+        "round": state.round,
+        "target": state.target,
+        "phase": state.phase,
+        "starter": state.starter,
+        "turn": state.turn,
+        "players": [_player(state, other) for other in range(state.seats)],
+        "black_deck_size": len(state.deck),
+        "discard_pile": [cards[card].to_dict() for card in state.discard],
+        "spent": sorted(state.spent),
+        "set_aside": list(state.set_aside),
+        "pending": _pending(state),
+        "results": [{"round": r.round, "winner": r.winner, "scores": list(r.scores)} for r in state.results],
+    }
+
+
+def open_view(state: ZooState) -> dict[str, Any]:
+    """Return the whole state, the black deck in order (top first)."""
+    return {**seat_view(state, None), "black_deck": list(state.deck)}
+
+
+def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
+    """Return the event's data with any black deck order replaced by its size."""
+    if event.type not in _DECK_EVENTS:
+        return event.data
+    data = {key: value for key, value in event.data.items() if key != "deck"}
+    data["deck_size"] = len(event.data["deck"])
+    return data
+
+
+def _player(state: ZooState, seat: int) -> dict[str, Any]:
+    as_winner, as_other = board.round_points(state, seat)
+    return {
+        "seat": seat,
+        "row": [_stack(state, stack) for stack in state.rows[seat]],
+        "bonuses": [state.cards[card].to_dict() for card in state.bonuses[seat]],
+        "round_points": {"as_winner": as_winner, "as_other": as_other},
+        "total": state.totals[seat],
+    }
+
+
+def _stack(state: ZooState, stack: Stack) -> dict[str, Any]:
+    cards = state.cards
+    return {
+        "card": stack.base,
+        "base": cards[stack.base].to_dict(),
+        "cover": cards[stack.cover].to_dict() if stack.cover else None,
+        "worth": board.worth(cards, stack),
+        "category": board.category(cards, stack),
+    }
+
+
+def _pending(state: ZooState) -> dict[str, Any] | None:
+    now = board.pending(state)
+    if now is None:
+        return None
+    out: dict[str, Any] = {
+        "seat": state.turn,
+        "decision": now.decision,
+        "card": state.cards[now.card].to_dict() if now.card else None,
+        "source": now.source,
+    }
+    if now.decision == board.MOLE:
+        pile = state.discard if now.source == "deck" else state.discard[:-1]
+        out["dig_finds"] = board.dig_finds(state, state.turn, pile)
+    return out
+
+
+register(GAME_ID, sys.modules[__name__])  # type: ignore[arg-type]  # the module itself is the projection
