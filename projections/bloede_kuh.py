@@ -23,7 +23,7 @@ def _hand(state: State, seat: int) -> dict[str, int]:
 
 def _pending(state: State, seat: int | None) -> dict[str, Any] | None:
     if state.awaiting == PIG:
-        return {"choice": PIG, "seat": state.left_of(state.turn)}
+        return {"choice": PIG, "waiting": sorted(state.waiting)}
     if state.awaiting == HORSE:
         chosen = [other for other, card in enumerate(state.choices) if card is not None]
         pending: dict[str, Any] = {"choice": HORSE, "waiting": sorted(state.waiting), "chosen": chosen}

@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.chance import Chance
-from domain.errors import OptionsError, RuleError
+from domain.errors import RuleError
 from domain.events import SYSTEM, Event
 from domain.games import register
 from domain.games.bloede_kuh.cards import HAND_SIZE, full_deck
@@ -65,9 +65,7 @@ class BloedeKuh:
     options: tuple[Option, ...] = ()
 
     def check_options(self, options: Mapping[str, Any], seats: int) -> None:
-        """Accept any seat count the core allows: the game has no options."""
-        if options:
-            raise OptionsError(f"{GAME_ID} has no options", options=sorted(options))
+        """Accept: the game has no options, and the core checks the seat count."""
 
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
         """Draw the first dealer and deal round 1."""

@@ -16,7 +16,6 @@ MOST_POINTS, SECOND_POINTS = 4, 2
 
 # Cards of one species are alike, so a hand is a count per species, in SPECIES order.
 Hand = tuple[int, ...]
-EMPTY_HAND: Hand = (0,) * len(SPECIES)
 
 
 def full_deck() -> list[str]:
