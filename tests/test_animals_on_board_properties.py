@@ -122,7 +122,7 @@ def play_checked(seats: int, seed: str, rng: random.Random) -> Table:
     raise AssertionError("the game did not end")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(seats=st.sampled_from([2, 3, 4]), seed=st.text(min_size=1, max_size=8), choice=st.integers(0, 2**32))
 def test_random_games_end_conserve_replay_and_never_leak(seats: int, seed: str, choice: int) -> None:
     table = play_checked(seats, seed, random.Random(choice))
@@ -144,3 +144,37 @@ def test_every_seat_count_plays_to_the_end(seed: str) -> None:
     for seats in (2, 3, 4):
         table = play_checked(seats, seed, random.Random(seed))
         assert table.game.status == "finished" and table.replayed() == table.game
+
+
+def json_native(value: Any) -> bool:
+    """Tell whether a value is built only of dicts with str keys, lists, str, int, bool and None."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and json_native(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(json_native(v) for v in value)
+    return value is None or isinstance(value, (str, int, bool))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seats=st.sampled_from([2, 3, 4]), choice=st.integers(0, 2**32))
+def test_events_are_json_native_and_evolve_alike_after_a_json_round_trip(seats: int, choice: int) -> None:
+    from domain.chance import Chance
+    from domain.games.animals_on_board import RULES
+
+    rng = random.Random(choice)
+    live = read_back = None
+    events = RULES.setup(seats, {"left_out": []}, Chance(str(choice), 0))
+    for version in range(1, 5000):
+        for event in events:
+            assert json_native(dict(event.data)) and json_native(RULES.legal_actions(live, 0) if live else [])
+            live = RULES.evolve(live, event)
+            read_back = RULES.evolve(read_back, replace(event, data=json.loads(json.dumps(event.data))))
+            assert live == read_back
+        if RULES.result(live) is not None:
+            return
+        if RULES.system_due(live):
+            events = RULES.advance(live, Chance(str(choice), version))
+        else:
+            seat = rng.choice(sorted(RULES.to_act(live)))
+            events = RULES.decide(live, seat, rng.choice(RULES.legal_actions(live, seat)), Chance(str(choice), version))
+    raise AssertionError("the game did not end")

@@ -106,6 +106,14 @@ def test_split_forms_two_groups_and_gives_a_crate() -> None:
     assert state.players[0].crates == 2 and state.supply == 17
 
 
+def test_a_split_may_name_either_half() -> None:
+    state = make_state([["panda-1", "tiger-2", "lion-3"]])
+    listed = [a["first"] for a in RULES.legal_actions(state, 0) if a["type"] == "split"]
+    assert ["lion-3"] not in listed and ["panda-1", "tiger-2"] in listed
+    state, (split,) = play(state, 0, {"type": "split", "group": 0, "first": ["lion-3"]})
+    assert state.centre == (("lion-3",), ("panda-1", "tiger-2"))
+
+
 def test_a_sixth_crate_leaves_the_player_with_four() -> None:
     state = make_state([["panda-1", "tiger-2"]], crates=[5, 1])
     state, (split,) = play(state, 0, {"type": "split", "group": 0, "first": ["panda-1"]})
