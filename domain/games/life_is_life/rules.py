@@ -18,6 +18,7 @@ from domain.games.life_is_life.cards import (
     life_losses,
     majorities,
     sudden_death,
+    totals,
 )
 from domain.games.life_is_life.state import State, evolve
 from domain.rules import Option, Result
@@ -118,11 +119,7 @@ class LifeIsLife:
                 gained[declarer] = 1
         else:
             hands = {seat: state.hands[seat] for seat in remaining}
-            best = majorities(hands)
-            points = {seat: 0 for seat in remaining}
-            for name, holder in best.items():
-                if holder is not None:
-                    points[holder] += VALUES[name]
+            points = totals(hands)
             for seat, loss in life_losses(points).items():
                 lost[seat] = loss
             events.append(
@@ -132,7 +129,7 @@ class LifeIsLife:
                         "phase": state.phase,
                         "hands": [list(state.hands[s]) if s in hands else None for s in range(state.players)],
                         "points": [points.get(s) for s in range(state.players)],
-                        "majorities": best,
+                        "majorities": majorities(hands),
                     },
                     SYSTEM,
                 )
