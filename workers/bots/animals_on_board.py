@@ -29,7 +29,7 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
         return legal[0]
     me = state["you"]
     last_round = any(p["announced"] for p in state["players"])
-    ark = [t for t in me["ark"]]
+    ark = list(me["ark"])
     crates = me["crates"]
     centre = state["centre"]
     takes = [a for a in legal if a["type"] == "take"]
