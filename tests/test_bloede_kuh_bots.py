@@ -12,7 +12,7 @@ from domain.games.bloede_kuh.state import NwiCard, State
 from projections.bloede_kuh import seat_view
 from projections.game import game_view
 from tests.support import Table, new_table
-from tests.test_bloede_kuh_rules import play, position
+from tests.test_bloede_kuh_support import play, position
 from workers.bots import bot_for, bot_rng
 from workers.bots.bloede_kuh import heuristic
 

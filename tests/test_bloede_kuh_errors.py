@@ -10,7 +10,7 @@ import pytest
 from domain.errors import NotYourTurn, RuleError
 from domain.game import execute
 from domain.games.bloede_kuh.state import PIG
-from tests.test_bloede_kuh_rules import game_at, play, position
+from tests.test_bloede_kuh_support import game_at, play, position
 
 TURN = position("sheep pig cow", "horse", "cow", draw="sheep", discard="")
 

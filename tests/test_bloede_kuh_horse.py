@@ -8,7 +8,7 @@ from domain.errors import NotYourTurn, RuleError
 from domain.game import execute
 from domain.games.bloede_kuh import RULES
 from projections.bloede_kuh import redact, seat_view
-from tests.test_bloede_kuh_rules import cards_in_play, game_at, hand, play, position, types
+from tests.test_bloede_kuh_support import cards_in_play, game_at, hand, play, position, types
 
 
 @pytest.fixture

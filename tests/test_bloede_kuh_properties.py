@@ -14,7 +14,7 @@ from domain.games.bloede_kuh.state import State
 from projections.bloede_kuh import redact, seat_view
 from projections.game import game_view
 from tests.support import Table, new_table
-from tests.test_bloede_kuh_rules import cards_in_play
+from tests.test_bloede_kuh_support import cards_in_play
 
 SEATS = st.integers(min_value=3, max_value=6)
 SEEDS = st.integers(min_value=0, max_value=2**32)

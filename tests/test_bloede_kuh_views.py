@@ -6,7 +6,7 @@ from domain.games.bloede_kuh.state import NwiCard
 from projections.bloede_kuh import open_view, redact, seat_view
 from projections.game import game_view
 from tests.support import new_table
-from tests.test_bloede_kuh_rules import play, position
+from tests.test_bloede_kuh_support import play, position
 
 
 def test_a_seat_sees_its_hand_the_counts_and_the_public_piles() -> None:
