@@ -21,6 +21,10 @@ Rulings where RULES.md and the rulebook leave a case open:
 - Places: the winner 1; the others by the phase they went out in, later is
   better; players out in the same phase share a place (1, 2, 3, 3, 5).
 - Cards in hands, rows and events are sorted species names (alphabetical).
+- The state keeps a public memory, `known`: the cards each player took from the
+  tableau and has not laid down since (a lower bound, since a laid card may
+  have been one of those taken). Everyone saw those trades, so every view
+  shows it; it spares human players and bots the bookkeeping.
 """
 
 from __future__ import annotations

@@ -107,39 +107,18 @@ class LifeIsLife:
         """Score the finished phase, take lives, put players out and deal the next phase."""
         if not self.system_due(state):
             return []
-        remaining = state.remaining
-        events: list[Event] = []
-        lost = [0] * state.players
-        gained = [0] * state.players
-        if state.declared is not None:
-            declarer = state.declared[0]
-            for seat in remaining:
-                lost[seat] = 0 if seat == declarer else 1
-            if state.advanced:
-                gained[declarer] = 1
-        else:
-            hands = {seat: state.hands[seat] for seat in remaining}
-            points = totals(hands)
-            for seat, loss in life_losses(points).items():
-                lost[seat] = loss
-            events.append(
-                Event(
-                    "PhaseScored",
-                    {
-                        "phase": state.phase,
-                        "hands": [list(state.hands[s]) if s in hands else None for s in range(state.players)],
-                        "points": [points.get(s) for s in range(state.players)],
-                        "majorities": majorities(hands),
-                    },
-                    SYSTEM,
-                )
-            )
+        events, lost, gained = _phase_end(state)
         lives = [max(0, life - lost[s] + gained[s]) for s, life in enumerate(state.lives)]
         events.append(Event("LivesLost", {"lost": lost, "gained": gained, "lives": lives}, SYSTEM))
-        out = [seat for seat in remaining if lives[seat] == 0]
-        events += [Event("PlayerEliminated", {"seat": seat, "phase": state.phase}, SYSTEM) for seat in out]
+        remaining = state.remaining
+        events += [
+            Event("PlayerEliminated", {"seat": seat, "phase": state.phase}, SYSTEM)
+            for seat in remaining
+            if lives[seat] == 0
+        ]
         survivors = tuple(seat for seat in remaining if lives[seat] > 0)
         if len(survivors) >= 2:
+            # The starter's left neighbour starts, skipping anyone out (the starter may be out too).
             starter = next(
                 (state.starter + step) % state.players
                 for step in range(1, state.players + 1)
@@ -166,6 +145,30 @@ class LifeIsLife:
 def may_knock(state: State, seat: int) -> bool:
     """Knocking needs a trade this phase; in the last round the knock is a pass, always allowed."""
     return state.knocker is not None or seat in state.traded
+
+
+def _phase_end(state: State) -> tuple[list[Event], list[int], list[int]]:
+    """Return the scoring events and the lives lost and gained per seat for the finished phase."""
+    lost = [0] * state.players
+    gained = [0] * state.players
+    if state.declared is not None:
+        declarer = state.declared[0]
+        for seat in state.remaining:
+            lost[seat] = 0 if seat == declarer else 1
+        if state.advanced:
+            gained[declarer] = 1
+        return [], lost, gained
+    hands = {seat: state.hands[seat] for seat in state.remaining}
+    points = totals(hands)
+    for seat, loss in life_losses(points).items():
+        lost[seat] = loss
+    scored = {
+        "phase": state.phase,
+        "hands": [list(state.hands[s]) if s in hands else None for s in range(state.players)],
+        "points": [points.get(s) for s in range(state.players)],
+        "majorities": majorities(hands),
+    }
+    return [Event("PhaseScored", scored, SYSTEM)], lost, gained
 
 
 def _trade(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
