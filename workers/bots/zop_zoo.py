@@ -1,4 +1,4 @@
-"""A heuristic Zop Zoo bot: wild cards on its worst card, dig when the pile holds its matches, trade for points.
+"""A heuristic Zop Zoo bot: wild cards on its worst unmatched card, dig when the pile holds its matches, trade for points.
 
 Most of a turn is forced (one legal action); the bot chooses only where a wild
 card goes, whether to dig with a MOLE, and what to give, take or switch. It
@@ -35,10 +35,14 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     return rng.choice(legal)
 
 
-def _potential(state: Mapping[str, Any], me: int, card: str) -> int:
-    """Return what a starting card would be worth if matched (a minus card: its minus value)."""
+def _potential(state: Mapping[str, Any], me: int, card: str) -> tuple[bool, int]:
+    """Rank a starting card for a wild: cards that still keep the row from winning first, least valuable first.
+
+    An uncovered minus card already counts towards the round win; covering the
+    cheapest card that does not wins more games than covering a minus card.
+    """
     stack = next(stack for stack in state["players"][me]["row"] if stack["card"] == card)
-    return int(stack["base"]["value"])
+    return stack["worth"] is not None, int(stack["base"]["value"])
 
 
 def _worth(state: Mapping[str, Any]) -> dict[str, int]:
