@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from domain.errors import RuleError
+from domain.errors import OptionsError, RuleError
+from domain.games.zop_zoo.cards import bundled
 from domain.games.zop_zoo.turns import MustUse, NotOnOffer
 from tests.support import new_table
-from tests.test_zop_zoo_support import act, table
+from tests.test_zop_zoo_support import RULES, act, table
 
 PLAIN = table([["w:lion/b:lion", "w:eagle"], ["w:zebra/b:zebra", "w:octopus"]], deck=["b:dragon"])
 WILD = table([["w:lion/b:lion", "w:eagle"], ["w:zebra", "w:octopus"]], drawn="b:beast-1")
@@ -80,3 +83,36 @@ def test_a_refused_action_changes_nothing_through_the_core() -> None:
         with pytest.raises(RuleError):
             table_.act(seat, action)
     assert table_.game == before
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 8) | st.sampled_from(["w:lion", "w:zebra", "b:lion", "x"]),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
+    max_leaves=4,
+)
+KEYS = st.sampled_from(["type", "card", "to", "from", "with", "for"])
+TYPES = st.sampled_from(["draw", "take_discard", "place_wild", "use_mole", "decline_mole", "give", "take_card", "swap"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    state=st.sampled_from([PLAIN, WILD, HYENA_DRAWN, RACCOON_ON_PILE, SPENT_ON_PILE, MATCH_ON_PILE, MOLE_DRAWN]),
+    kind=TYPES | JSON,
+    fields=st.dictionaries(KEYS, JSON, max_size=4),
+)
+def test_any_action_a_client_can_send_is_played_or_refused_with_a_rule_error(state: Any, kind: Any, fields: dict) -> None:
+    try:
+        act(state, {**fields, "type": kind})
+    except RuleError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(deck=st.sampled_from(["white", "black"]), index=st.integers(0, 51), key=KEYS | st.sampled_from(["kind", "id", "animal", "category", "value"]), value=JSON)
+def test_any_card_set_is_accepted_or_refused_with_an_options_error(deck: str, index: int, key: str, value: Any) -> None:
+    raw = bundled()
+    raw[deck][index][key] = value
+    try:
+        RULES.check_options({"target": 800, "card_set": raw}, 4)
+    except OptionsError:
+        pass

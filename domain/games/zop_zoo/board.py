@@ -106,7 +106,7 @@ def dig_finds(state: ZooState, seat: int, pile: Iterable[str]) -> list[dict[str,
     taken: list[dict[str, Any]] = []
     # A connected upper half brings its category, which can let a side bonus in; repeat until nothing more fits.
     while True:
-        found = []
+        found: list[dict[str, Any]] = []
         for card in left:
             info = state.cards[card]
             if info.kind in PAIRS and state.cards.matches[card] in open_cards:

@@ -86,7 +86,7 @@ def parse(raw: Any) -> CardSet:
         raise CardSetError("a card set is a JSON object")
     categories = _categories(raw.get("categories"))
     connect = raw.get("connect_value")
-    if not _is_int(connect):
+    if not isinstance(connect, int) or isinstance(connect, bool):
         raise CardSetError("card set: connect_value must be an integer")
     cards: dict[str, Card] = {}
     white = _deck(raw, "white", WHITE_KINDS, categories, connect, cards)
@@ -148,7 +148,7 @@ def _card(item: Any, deck: str, kinds: tuple[str, ...], categories: Mapping[str,
     if kind in ("category", "lower", "minus", "upper", "anti_minus") and not (isinstance(animal, str) and animal):
         raise CardSetError(f"card set: card {card_id} needs an animal")
     category = item.get("category")
-    if kind in ("category", "upper", "side_bonus") and category not in categories:
+    if kind in ("category", "upper", "side_bonus") and not (isinstance(category, str) and category in categories):
         raise CardSetError(f"card set: card {card_id} needs one of the set's categories, not {category!r}")
     if kind in ("minus", "anti_minus", "wild") and not _is_int(item.get("value")):
         raise CardSetError(f"card set: card {card_id} needs an integer value")
@@ -156,7 +156,7 @@ def _card(item: Any, deck: str, kinds: tuple[str, ...], categories: Mapping[str,
     if name is not None and not isinstance(name, str):
         raise CardSetError(f"card set: card {card_id} has a name that is not a string")
     if kind in ("category", "side_bonus"):
-        value = categories[category]
+        value = categories[str(category)]
     elif kind in ("lower", "upper"):
         value = connect
     elif kind in ("minus", "anti_minus", "wild"):

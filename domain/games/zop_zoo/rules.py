@@ -22,7 +22,7 @@ class ZopZoo:
     min_seats = 2
     max_seats = 6
     rules_version = "1"
-    options = (
+    options: tuple[Option, ...] = (
         Option(
             "target",
             "int",

@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from domain.events import Event
-from domain.games.zop_zoo import cards as deck
-from domain.games.zop_zoo.cards import CardSet
+from domain.games.zop_zoo.cards import CardSet, parse
 
 PLAYING, ROUND_WON, OVER = "playing", "round_won", "over"
 
@@ -18,6 +17,10 @@ class Stack:
 
     base: str
     cover: str | None = None
+
+
+Rows = tuple[tuple[Stack, ...], ...]  # per seat, left to right
+Bonuses = tuple[tuple[str, ...], ...]  # per seat, the side bonus cards beside its row
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,8 @@ class ZooState:
     round: int = 0
     starter: int = 0
     turn: int = 0
-    rows: tuple[tuple[Stack, ...], ...] = ()
-    bonuses: tuple[tuple[str, ...], ...] = ()
+    rows: Rows = ()
+    bonuses: Bonuses = ()
     deck: tuple[str, ...] = ()
     discard: tuple[str, ...] = ()  # bottom first; the top card is the last
     set_aside: tuple[str, ...] = ()
@@ -77,7 +80,7 @@ def evolve(state: ZooState | None, event: Event) -> ZooState:
 
 def _set_up(data: Mapping[str, Any]) -> ZooState:
     seats = data["seats"]
-    return ZooState(cards=deck.parse(data["card_set"]), seats=seats, target=data["target"], totals=(0,) * seats)
+    return ZooState(cards=parse(data["card_set"]), seats=seats, target=data["target"], totals=(0,) * seats)
 
 
 def _dealt(state: ZooState, data: Mapping[str, Any]) -> ZooState:
@@ -166,12 +169,12 @@ def _round_won(state: ZooState, data: Mapping[str, Any]) -> ZooState:
 # --- row surgery --------------------------------------------------------------
 
 
-def _cover(rows: tuple[tuple[Stack, ...], ...], seat: int, onto: str, card: str) -> tuple[tuple[Stack, ...], ...]:
+def _cover(rows: Rows, seat: int, onto: str, card: str) -> Rows:
     row = tuple(Stack(s.base, card) if s.base == onto else s for s in rows[seat])
     return rows[:seat] + (row,) + rows[seat + 1 :]
 
 
-def _add_bonus(bonuses: tuple[tuple[str, ...], ...], seat: int, card: str) -> tuple[tuple[str, ...], ...]:
+def _add_bonus(bonuses: Bonuses, seat: int, card: str) -> Bonuses:
     return bonuses[:seat] + (bonuses[seat] + (card,),) + bonuses[seat + 1 :]
 
 
@@ -180,10 +183,6 @@ def _take(state: ZooState, seat: int, card: str, onto: str | None) -> ZooState:
     if onto is None:
         return replace(state, bonuses=_add_bonus(state.bonuses, seat, card))
     return replace(state, rows=_cover(state.rows, seat, onto, card))
-
-
-Rows = tuple[tuple[Stack, ...], ...]
-Bonuses = tuple[tuple[str, ...], ...]
 
 
 def _lift(rows: Rows, bonuses: Bonuses, seat: int, card: str) -> tuple[Rows, Bonuses, Stack | str]:
