@@ -1,0 +1,148 @@
+"""Multiplayer ratings per game type: a pure fold over recorded `GameRated` events.
+
+Each game type has its own rating stream (aggregate id `ratings-<game>`) with one
+`GameRated` event per finished game, tournament or casual alike. The model is
+openskill's Plackett–Luce with the fixed parameters below, so that folding the
+same events again gives bit-identical numbers. `GameRated` also records the
+ratings its decision produced, for readers and auditors; the fold recomputes
+them and never trusts the record (`verify` compares the two).
+
+Player identity: a human seat is rated under its seat name, a bot seat under
+`bot:<kind>` (so every heuristic bot shares one rating, which measures the bot
+program, not a seat). When one identity holds several seats of a game (two bots
+of the same kind, say) it is rated once, at its best place: a player's games
+against itself say nothing about its strength.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import reduce
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Sequence
+
+from openskill.models import PlackettLuce
+
+from domain.events import GENESIS_HASH, Event, RecordedEvent
+
+# Fixed, spelled out rather than left to the library's defaults, so an upgrade
+# that changed a default could not silently change a rebuild.
+MU, SIGMA, BETA, KAPPA, TAU = 25.0, 25.0 / 3.0, 25.0 / 6.0, 0.0001, 25.0 / 300.0
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, kappa=KAPPA, tau=TAU, limit_sigma=False, balance=False)
+GAME_RATED = "GameRated"
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One player's rating in one game type."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """Return the conservative skill estimate (mu - 3 sigma) leaderboards sort by."""
+        return self.mu - 3.0 * self.sigma
+
+
+@dataclass(frozen=True)
+class RatingTable:
+    """Every player's rating in one game type, as the fold of its stream."""
+
+    game: str = ""
+    version: int = 0
+    last_hash: str = GENESIS_HASH
+    players: Mapping[str, Rating] = field(default_factory=lambda: MappingProxyType({}))
+    rated_games: int = 0
+
+    def get(self, player: str) -> Rating:
+        """Return a player's rating (the prior for a newcomer)."""
+        return self.players.get(player, Rating())
+
+
+def aggregate_id(game_type: str) -> str:
+    """Return the id of a game type's rating stream."""
+    return f"ratings-{game_type}"
+
+
+def identity(name: str | None, bot: str | None) -> str:
+    """Return the rated identity of a seat: its name, or `bot:<kind>`."""
+    return name if name is not None else f"bot:{bot}"
+
+
+def merge_seats(identities: Sequence[str], places: Sequence[int]) -> tuple[list[str], list[int]]:
+    """Rate each identity once, at its best place, in order of first seat."""
+    best: dict[str, int] = {}
+    for player, place in zip(identities, places):
+        best[player] = min(place, best.get(player, place))
+    return list(best), list(best.values())
+
+
+def rate(table: RatingTable, players: Sequence[str], places: Sequence[int]) -> dict[str, Rating]:
+    """Return the new ratings of one game's players (unchanged when fewer than two)."""
+    if len(players) < 2:
+        return {}
+    before = [table.get(player) for player in players]
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    after = MODEL.rate(teams, ranks=[float(place) for place in places])
+    return {
+        player: Rating(team[0].mu, team[0].sigma, old.games + 1)
+        for player, old, team in zip(players, before, after)
+    }
+
+
+def decide_rated(table: RatingTable, game_id: str, identities: Sequence[str], places: Sequence[int]) -> Event:
+    """Return the one event that rates a finished game."""
+    players, merged = merge_seats(identities, places)
+    new = rate(table, players, merged)
+    return Event(
+        GAME_RATED,
+        {
+            "game_id": game_id,
+            "players": players,
+            "places": merged,
+            "ratings": {player: [r.mu, r.sigma] for player, r in new.items()},
+        },
+    )
+
+
+def apply(table: RatingTable, event: Event) -> RatingTable:
+    """Apply one bare event; never fails."""
+    if event.type != GAME_RATED:
+        return table
+    new = rate(table, event.data["players"], event.data["places"])
+    players = {**table.players, **new}
+    return replace(table, players=MappingProxyType(players), rated_games=table.rated_games + 1)
+
+
+def evolve(table: RatingTable, event: RecordedEvent) -> RatingTable:
+    """Apply one recorded event."""
+    return apply(replace(table, version=event.seq, last_hash=event.hash), event.event)
+
+
+def replay(events: Iterable[RecordedEvent], table: RatingTable | None = None, game: str = "") -> RatingTable:
+    """Fold recorded events into a rating table (from scratch, or on from `table`)."""
+    return reduce(evolve, events, table or RatingTable(game=game))
+
+
+def verify(events: Iterable[RecordedEvent], game: str = "") -> list[str]:
+    """Return the ids of games whose recorded ratings differ from a fresh recomputation."""
+    table, bad = RatingTable(game=game), []
+    for event in events:
+        if event.type == GAME_RATED:
+            fresh = rate(table, event.data["players"], event.data["places"])
+            recorded = {p: list(v) for p, v in event.data["ratings"].items()}
+            if {p: [r.mu, r.sigma] for p, r in fresh.items()} != recorded:
+                bad.append(event.data["game_id"])
+        table = evolve(table, event)
+    return bad
+
+
+def leaderboard(table: RatingTable, limit: int | None = None) -> list[dict[str, Any]]:
+    """Return the players best first (by ordinal, then name), JSON-native."""
+    ranked = sorted(table.players.items(), key=lambda item: (-item[1].ordinal, item[0]))
+    return [
+        {"rank": i + 1, "player": player, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "games": r.games}
+        for i, (player, r) in enumerate(ranked[:limit] if limit else ranked)
+    ]

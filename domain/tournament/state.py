@@ -1,0 +1,191 @@
+"""A tournament as the fold of its events.
+
+Events (all past tense, all JSON-native):
+
+- `TournamentCreated` — game, format, rounds, table sizes, scoring rows, capacity,
+  game options, the seed's commitment and the organiser's token hash;
+- `PlayerRegistered` — entrant number, name, bot kind (or null), token hash;
+- `RoundStarted` — round number, the entrants on a bye, and the ratings
+  snapshot (entrant -> ordinal) that standings use as their last tiebreak;
+- `TableSeated` — a table of the round and its entrants in seat order;
+- `GameLinked` — the game a table plays;
+- `ResultRecorded` — a table's places, copied from its game's `GameEnded`;
+- `TournamentFinished` — the final standings order, ratings snapshot, and the
+  revealed seed (anyone can then recompute every draw).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import reduce
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from domain.events import GENESIS_HASH, Event, RecordedEvent
+from domain.ratings import identity
+
+REGISTERING, ACTIVE, FINISHED = "registering", "active", "finished"
+SWISS, ROUND_ROBIN = "swiss", "round-robin"
+FORMATS = (SWISS, ROUND_ROBIN)
+EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A registered player: a human with a token, or a bot of a kind."""
+
+    index: int
+    name: str
+    bot: str | None = None
+    token_sha256: str | None = None
+
+    @property
+    def rating_identity(self) -> str:
+        """Return the identity this entrant is rated under (see domain.ratings)."""
+        return identity(None if self.bot else self.name, self.bot)
+
+    def seat_spec(self) -> dict[str, str]:
+        """Return how this entrant is seated in a game (`GameService.create`)."""
+        return {"bot": self.bot} if self.bot else {"name": self.name}
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a round: who sits where, its game and, once over, its places."""
+
+    number: int
+    entrants: tuple[int, ...]
+    game_id: str | None = None
+    places: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: its tables, its byes and the ratings snapshot taken when it started."""
+
+    number: int
+    byes: tuple[int, ...] = ()
+    ratings: Mapping[int, float] = field(default_factory=lambda: EMPTY)
+    tables: tuple[Table, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Tell whether every table of the round has its result."""
+        return all(table.places is not None for table in self.tables)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """One tournament as the fold of its events."""
+
+    id: str = ""
+    version: int = 0
+    last_hash: str = GENESIS_HASH
+    game: str = ""
+    format: str = SWISS
+    rounds: int = 0
+    table_sizes: tuple[int, ...] = ()
+    scoring: Mapping[str, tuple[float, ...]] = field(default_factory=lambda: EMPTY)
+    max_players: int = 0
+    options: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    seed_commitment: str = ""
+    organiser_sha256: str | None = None
+    entrants: tuple[Entrant, ...] = ()
+    played: tuple[Round, ...] = ()
+    status: str = REGISTERING
+    seed: str | None = None
+    final_ratings: Mapping[int, float] | None = None
+    final_order: tuple[int, ...] = field(default=())
+
+    @property
+    def current(self) -> Round | None:
+        """Return the round in play (or the last one), if any started."""
+        return self.played[-1] if self.played else None
+
+    @property
+    def ratings(self) -> Mapping[int, float]:
+        """Return the latest ratings snapshot (entrant -> ordinal)."""
+        if self.final_ratings is not None:
+            return self.final_ratings
+        return self.current.ratings if self.current else EMPTY
+
+    def find_game(self, game_id: str) -> tuple[Round, Table] | None:
+        """Return the round and table that play a game, if any."""
+        for round_ in self.played:
+            for table in round_.tables:
+                if table.game_id == game_id:
+                    return round_, table
+        return None
+
+
+def _int_keys(raw: Mapping[str, float]) -> Mapping[int, float]:
+    return MappingProxyType({int(key): value for key, value in raw.items()})
+
+
+def _set_table(tournament: Tournament, number: int, table: Table) -> Tournament:
+    """Replace one table of the current round."""
+    current = tournament.current
+    assert current is not None
+    tables = tuple(table if t.number == number else t for t in current.tables)
+    return replace(tournament, played=tournament.played[:-1] + (replace(current, tables=tables),))
+
+
+def apply(tournament: Tournament, event: Event) -> Tournament:
+    """Apply one bare event; never fails on a valid stream."""
+    data = event.data
+    if event.type == "TournamentCreated":
+        return replace(
+            tournament,
+            id=data["id"],
+            game=data["game"],
+            format=data["format"],
+            rounds=data["rounds"],
+            table_sizes=tuple(data["table_sizes"]),
+            scoring=MappingProxyType({size: tuple(row) for size, row in data["scoring"].items()}),
+            max_players=data["max_players"],
+            options=MappingProxyType(dict(data["options"])),
+            seed_commitment=data["seed_commitment"],
+            organiser_sha256=data["organiser_sha256"],
+        )
+    if event.type == "PlayerRegistered":
+        entrant = Entrant(data["entrant"], data["name"], data.get("bot"), data.get("token_sha256"))
+        return replace(tournament, entrants=tournament.entrants + (entrant,))
+    if event.type == "RoundStarted":
+        round_ = Round(data["round"], tuple(data["byes"]), _int_keys(data["ratings"]))
+        return replace(tournament, status=ACTIVE, played=tournament.played + (round_,))
+    if event.type == "TableSeated":
+        current = tournament.current
+        assert current is not None
+        table = Table(data["table"], tuple(data["entrants"]))
+        return replace(tournament, played=tournament.played[:-1] + (replace(current, tables=current.tables + (table,)),))
+    if event.type == "GameLinked":
+        table = _table(tournament, data["table"])
+        return _set_table(tournament, data["table"], replace(table, game_id=data["game_id"]))
+    if event.type == "ResultRecorded":
+        table = _table(tournament, data["table"])
+        return _set_table(tournament, data["table"], replace(table, places=tuple(data["places"])))
+    if event.type == "TournamentFinished":
+        return replace(
+            tournament,
+            status=FINISHED,
+            seed=data["seed"],
+            final_ratings=_int_keys(data["ratings"]),
+            final_order=tuple(data["standings"]),
+        )
+    return tournament
+
+
+def _table(tournament: Tournament, number: int) -> Table:
+    current = tournament.current
+    assert current is not None
+    return next(t for t in current.tables if t.number == number)
+
+
+def evolve(tournament: Tournament, event: RecordedEvent) -> Tournament:
+    """Apply one recorded event."""
+    return apply(replace(tournament, version=event.seq, last_hash=event.hash), event.event)
+
+
+def replay(events: Iterable[RecordedEvent], tournament: Tournament | None = None) -> Tournament:
+    """Fold recorded events into a tournament (from scratch, or on from `tournament`)."""
+    return reduce(evolve, events, tournament or Tournament())
