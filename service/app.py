@@ -8,6 +8,7 @@ from flask import Flask
 
 from service.api import api
 from service.errors import register_error_handlers
+from service.tournament_api import tournaments
 from service.wiring import Services, from_env
 
 
@@ -19,4 +20,5 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     app.extensions["menagerie"] = services or from_env()
     register_error_handlers(app)
     app.register_blueprint(api)
+    app.register_blueprint(tournaments)
     return app

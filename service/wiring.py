@@ -12,7 +12,10 @@ from rq import Queue
 
 from service.games import GameService
 from service.repository import GameRepository
+from service.ratings import RatingService
 from service.store import Directory, EventStore
+from service.tournament_wiring import wire_tournaments
+from service.tournaments import TournamentService
 from workers.queue import InlineJobs, RQJobs
 
 log = logging.getLogger(__name__)
@@ -30,6 +33,8 @@ class Services:
     games: GameService
     jobs: InlineJobs | RQJobs
     embedded: bool
+    ratings: RatingService | None = None
+    tournaments: TournamentService | None = None
 
 
 def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedded: bool = False) -> Services:
@@ -41,7 +46,8 @@ def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedde
     games = GameService(store, directory, repository, jobs)
     if isinstance(jobs, InlineJobs):
         jobs.step = games.step
-    return Services(redis, prefix, store, directory, repository, games, jobs, embedded)
+    ratings, tournaments = wire_tournaments(redis, prefix, store, games, inline=isinstance(jobs, InlineJobs))
+    return Services(redis, prefix, store, directory, repository, games, jobs, embedded, ratings, tournaments)
 
 
 def from_env() -> Services:

@@ -1,0 +1,65 @@
+"""What anyone may see of a tournament: settings, players, rounds, tables, results, standings.
+
+Nothing in a tournament is hidden except tokens (hashes never leave the
+service) and the seed, which is revealed when the tournament is over. The seat
+tokens of a human entrant's games are added by the service, for that entrant only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.tournament.scoring import bye_points, table_points
+from domain.tournament.standings import standings
+from domain.tournament.state import FINISHED, Tournament
+
+
+def _number(value: Any) -> int | float:
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str, Any]:
+    """Return the public view of a tournament; `you` is the caller's entrant number, if any."""
+    names = {e.index: e.name for e in tournament.entrants}
+    rounds = []
+    for round_ in tournament.played:
+        tables = []
+        for table in round_.tables:
+            row = tournament.scoring[str(len(table.entrants))]
+            points = table_points(row, table.places) if table.places is not None else None
+            tables.append(
+                {
+                    "table": table.number,
+                    "entrants": list(table.entrants),
+                    "names": [names[e] for e in table.entrants],
+                    "game_id": table.game_id,
+                    "places": list(table.places) if table.places is not None else None,
+                    "points": [_number(p) for p in points] if points is not None else None,
+                }
+            )
+        rounds.append({"round": round_.number, "byes": list(round_.byes), "tables": tables})
+    lines = []
+    for line in standings(tournament):
+        entrant = tournament.entrants[line.entrant]
+        lines.append({**line.to_dict(), "name": entrant.name, "bot": entrant.bot})
+    current = tournament.current
+    return {
+        "id": tournament.id,
+        "game": tournament.game,
+        "format": tournament.format,
+        "status": tournament.status,
+        "version": tournament.version,
+        "planned_rounds": tournament.rounds,
+        "round": current.number if current else 0,
+        "table_sizes": list(tournament.table_sizes),
+        "scoring": {size: list(row) for size, row in tournament.scoring.items()},
+        "bye_points": _number(bye_points(tournament.scoring)) if tournament.scoring else 0,
+        "max_players": tournament.max_players,
+        "options": dict(tournament.options),
+        "players": [{"entrant": e.index, "name": e.name, "bot": e.bot} for e in tournament.entrants],
+        "rounds": rounds,
+        "standings": lines,
+        "you": you,
+        "seed_commitment": tournament.seed_commitment,
+        "seed": tournament.seed if tournament.status == FINISHED else None,
+    }

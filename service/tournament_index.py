@@ -1,0 +1,64 @@
+"""Lookups kept beside the tournament streams: a list of tournaments, which
+tournament a game belongs to, the seat tokens of human entrants, table claims.
+
+The list and the game map can be rebuilt from the streams (`GameLinked`); the
+seat tokens cannot — like a game's seed they are secrets that no event holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from redis import Redis
+
+CLAIM_SECONDS = 300
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class TournamentIndex:
+    """Redis lookups for tournaments, under the store's key prefix."""
+
+    def __init__(self, redis: Redis, prefix: str = "menagerie") -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    def _key(self, tournament_id: str, name: str) -> str:
+        return f"{self.prefix}:{{{tournament_id}}}:{name}"
+
+    def add_tournament(self, tournament_id: str, created: float) -> None:
+        """List a new tournament."""
+        self.redis.zadd(f"{self.prefix}:tournaments", {tournament_id: created})
+
+    def link_game(self, game_id: str, tournament_id: str) -> None:
+        """Remember that a game is played for a tournament."""
+        self.redis.hset(f"{self.prefix}:tournament-of", game_id, tournament_id)
+
+    def tournament_of(self, game_id: str) -> str | None:
+        """Return the tournament a game is played for, if any."""
+        raw = self.redis.hget(f"{self.prefix}:tournament-of", game_id)
+        return _text(raw) if raw is not None else None
+
+    def save_seat_tokens(self, tournament_id: str, game_id: str, tokens: Sequence[Mapping[str, Any]]) -> None:
+        """Keep the seat tokens a game handed out, for their entrants to fetch."""
+        if tokens:
+            mapping = {f"{game_id}:{t['seat']}": t["token"] for t in tokens}
+            self.redis.hset(self._key(tournament_id, "seat-tokens"), mapping=mapping)
+
+    def seat_tokens(self, tournament_id: str, seats: Sequence[tuple[str, int]]) -> list[str | None]:
+        """Return the tokens of (game id, seat) pairs (None where none was kept)."""
+        if not seats:
+            return []
+        raw = self.redis.hmget(self._key(tournament_id, "seat-tokens"), [f"{g}:{s}" for g, s in seats])
+        return [_text(value) if value is not None else None for value in raw]
+
+    def claim_table(self, tournament_id: str, round_: int, table: int) -> bool:
+        """Claim the creation of a table's game; a crashed claimer's claim lapses."""
+        key = self._key(tournament_id, f"claim:{round_}:{table}")
+        return bool(self.redis.set(key, "1", nx=True, ex=CLAIM_SECONDS))
+
+    def delete(self, tournament_id: str) -> None:
+        """Remove the secrets kept beside a tournament's stream."""
+        self.redis.delete(self._key(tournament_id, "seat-tokens"))
