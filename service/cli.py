@@ -7,6 +7,8 @@ import logging
 import os
 import sys
 
+from service import tournament_cli
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run the `menagerie` command line."""
@@ -16,12 +18,15 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
+    tournament_cli.add_parser(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         return _serve(args.host, args.port)
     if args.command == "worker":
         return _worker()
+    if args.command == "tournament":
+        return tournament_cli.main(args)
     return 2
 
 
