@@ -10,7 +10,15 @@ actions `give` (HYENA), `take_card` (RACCOON), `swap` (EARTHWORM). A piece in a
 row is named by its starting (white) card's id, which moves with whatever
 covers it; a side bonus card by its own id.
 
+Another card set (option `card_set`) must have the form of `cards.json`: its
+counts may differ, but every white card needs exactly one black match and the
+decks must be large enough for the seats. The set used is recorded in the
+first event (`ZooSetUp`), so a replay needs nothing else.
+
 Rulings where RULES.md and the rulebook leave a case open:
+
+- Taking from the discard pile is the action `take_discard`, the only one
+  offered when the top card fits: one action takes the whole chain.
 
 - A side bonus card on top of the discard pile that fits one of your
   categories is a match: you must take it, like a matching animal card (and it

@@ -190,6 +190,7 @@ def _matches(cards: Mapping[str, Card], white: tuple[str, ...], black: tuple[str
             raise CardSetError(f"card set: two white cards show the animal {animal}")
         by_animal[animal] = card_id
     matches: dict[str, str] = {}
+    matched: set[str] = set()
     for card_id in black:
         card = cards[card_id]
         if card.kind not in PAIRS:
@@ -199,10 +200,11 @@ def _matches(cards: Mapping[str, Card], white: tuple[str, ...], black: tuple[str
             raise CardSetError(f"card set: black card {card_id} matches no {PAIRS[card.kind]} white card of its animal")
         if card.kind == "category" and cards[target].category != card.category:
             raise CardSetError(f"card set: black card {card_id} and white card {target} differ in category")
-        if target in matches.values():
+        if target in matched:
             raise CardSetError(f"card set: white card {target} has more than one black match")
         matches[card_id] = target
-    unmatched = sorted(set(white) - set(matches.values()))
+        matched.add(target)
+    unmatched = sorted(set(white) - matched)
     if unmatched:
         raise CardSetError(f"card set: white card(s) without a black match: {', '.join(unmatched)}")
     return matches
