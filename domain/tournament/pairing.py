@@ -8,8 +8,9 @@
 - Swiss: players ranked by points (random order within equal points), tables
   filled from the top — each table takes the best remaining player, then the
   next best who has not met anyone already seated (closest in rank wins, so
-  tables stay within score groups); leftover repeats are then swapped away
-  between nearby tables where that lowers the number of repeated pairs. Seat
+  tables stay within score groups); leftover repeats are then swapped away,
+  first between neighbouring tables, then by a short min-conflicts walk (a
+  player who repeats a meeting moves by the cheapest swap). Seat
   order at each table is drawn, so no one is always first to play.
 - Byes go to the lowest-ranked players among those with the fewest byes.
 
@@ -75,7 +76,7 @@ def choose_byes(ranked: Sequence[int], count: int, byes_had: Mapping[int, int]) 
     return sorted(bottom_up, key=lambda entrant: byes_had.get(entrant, 0))[:count]
 
 
-def swiss(ranked: Sequence[int], sizes: Sequence[int], met: Meetings) -> list[list[int]]:
+def swiss(ranked: Sequence[int], sizes: Sequence[int], met: Meetings, chance: Chance) -> list[list[int]]:
     """Fill tables of the given sizes from the ranked players, avoiding repeat meetings."""
     pool = list(ranked)
     tables: list[list[int]] = []
@@ -84,9 +85,8 @@ def swiss(ranked: Sequence[int], sizes: Sequence[int], met: Meetings) -> list[li
         while len(table) < size:
             table.append(pool.pop(_closest_fit(pool, table, met)))
         tables.append(table)
-    window = len(tables) if len(tables) <= 64 else 8
-    for reach in (2, window):
-        _swap_repeats(tables, met, reach)
+    _swap_repeats(tables, met, reach=2)
+    _min_conflicts(tables, met, chance, reach=len(tables) if len(tables) <= 64 else 8)
     return tables
 
 
@@ -136,6 +136,39 @@ def _best_swap(tables: list[list[int]], i: int, j: int, met: Meetings) -> bool:
     return True
 
 
+def _min_conflicts(tables: list[list[int]], met: Meetings, chance: Chance, reach: int, budget: int = 400) -> None:
+    """Walk away from the repeats a greedy fill leaves: move a player who repeats a meeting
+    to the swap that costs least, sideways moves allowed (picked by chance, so it cannot
+    cycle for ever), until no table repeats a meeting or the budget is spent.
+    """
+    for _ in range(budget):
+        bad = [i for i, table in enumerate(tables) if repeats(table, met)]
+        if not bad:
+            return
+        i = bad[chance.below(len(bad))]
+        table = tables[i]
+        clashing = [a for a, p in enumerate(table) if any(met.get(p, {}).get(o, 0) for o in table if o != p)]
+        a = clashing[chance.below(len(clashing))]
+        before_i = repeats(table, met)
+        moves: list[tuple[int, int, int]] = []
+        for j in range(max(0, i - reach), min(len(tables), i + reach + 1)):
+            if j == i:
+                continue
+            before = before_i + repeats(tables[j], met)
+            for b in range(len(tables[j])):
+                left = table[:a] + [tables[j][b]] + table[a + 1 :]
+                right = tables[j][:b] + [table[a]] + tables[j][b + 1 :]
+                moves.append((repeats(left, met) + repeats(right, met) - before, j, b))
+        if not moves:
+            return
+        least = min(delta for delta, _, _ in moves)
+        if least > 0:
+            continue
+        best = [(j, b) for delta, j, b in moves if delta == least]
+        j, b = best[chance.below(len(best))]
+        tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
+
+
 def rank_for_pairing(tournament: Tournament, chance: Chance) -> list[int]:
     """Return the entrants by points, best first, in random order within equal points."""
     points = points_by_entrant(tournament)
@@ -157,5 +190,5 @@ def plan_round(tournament: Tournament, chance: Chance) -> tuple[list[list[int]],
     byes = choose_byes(ranked, bye_count, byes_had)
     on_bye = set(byes)
     seated = [entrant for entrant in ranked if entrant not in on_bye]
-    tables = swiss(seated, sizes, meetings(tournament))
+    tables = swiss(seated, sizes, meetings(tournament), chance)
     return [chance.shuffle(table) for table in tables], sorted(byes)
