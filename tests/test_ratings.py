@@ -1,0 +1,129 @@
+"""Ratings: a pure Plackett-Luce fold per game type; each finished game rated once; rebuild is exact."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rq import Queue, SimpleWorker
+
+from domain.events import GENESIS_HASH, RecordedEvent, record
+from domain.ratings import (
+    MU,
+    RatingTable,
+    aggregate_id,
+    apply,
+    decide_rated,
+    identity,
+    merge_seats,
+    replay,
+    verify,
+)
+from service.wiring import build
+from workers.tournament_queue import rate_job_id
+
+
+def test_a_human_is_rated_by_seat_name_and_a_bot_by_kind():
+    assert identity("ann", None) == "ann"
+    assert identity(None, "heuristic") == "bot:heuristic"
+
+
+def test_an_identity_with_several_seats_is_rated_once_at_its_best_place():
+    assert merge_seats(["bot:random", "ann", "bot:random"], [3, 2, 1]) == (["bot:random", "ann"], [1, 2])
+
+
+def test_winners_go_up_losers_go_down_and_a_shared_place_moves_alike():
+    table = apply(RatingTable(), decide_rated(RatingTable(), "g1", ["ann", "bob", "cy"], [1, 2, 2]))
+    ann, bob, cy = (table.get(p) for p in ("ann", "bob", "cy"))
+    assert ann.mu > MU > bob.mu and bob == cy
+    assert ann.games == bob.games == 1
+
+
+def test_a_game_with_one_identity_changes_nothing():
+    event = decide_rated(RatingTable(), "g1", ["bot:heuristic"] * 4, [1, 2, 3, 4])
+    assert event.data["players"] == ["bot:heuristic"] and event.data["ratings"] == {}
+    assert apply(RatingTable(), event).players == {}
+
+
+def recorded_history(games: list[tuple[list[str], list[int]]]) -> tuple[RatingTable, list[RecordedEvent]]:
+    table, log = RatingTable(game="x"), []
+    for n, (players, places) in enumerate(games):
+        event = decide_rated(table, f"g{n}", players, places)
+        batch = record([event], after_seq=table.version, previous_hash=table.last_hash, time="t", command_id="c", command=None)
+        batch = [RecordedEvent.from_dict(json.loads(json.dumps(e.to_dict()))) for e in batch]
+        table = replay(batch, table)
+        log += batch
+    return table, log
+
+
+HISTORY = [
+    (["ann", "bob", "cy"], [1, 2, 3]),
+    (["bob", "dee"], [1, 2]),
+    (["cy", "ann", "dee", "bob"], [2, 1, 4, 2]),
+    (["bot:random", "ann", "bot:random"], [1, 3, 2]),
+]
+
+
+def test_rebuilding_from_the_events_gives_identical_numbers():
+    live, log = recorded_history(HISTORY)
+    rebuilt = replay(log, game="x")
+    assert rebuilt == live
+    assert verify(log, game="x") == []  # what each decision recorded, the fold recomputes
+    assert rebuilt.last_hash != GENESIS_HASH and rebuilt.version == len(HISTORY)
+
+
+def test_verify_names_a_game_whose_recorded_ratings_were_altered():
+    _, log = recorded_history(HISTORY)
+    forged = dict(log[1].data, ratings={"bob": [40.0, 5.0], "dee": [10.0, 5.0]})
+    log[1] = RecordedEvent(**{**log[1].__dict__, "data": forged})
+    assert verify(log, game="x") == ["g1"]
+
+
+def play_to_the_end(services, game_id: str, seat: int = 0) -> None:
+    """Play a human seat of a toy game against bots until the game is over."""
+    while (game := services.repository.load(game_id)).status != "finished":
+        assert seat in game.to_act
+        services.games.act(game_id, seat, {"type": "add", "n": 2})
+
+
+def test_every_finished_casual_game_is_rated_once(services):
+    game, _ = services.games.create("toy", [{"name": "ann"}, {"bot": "random"}], {}, seed="r1")
+    play_to_the_end(services, game.id)
+    stream = aggregate_id("toy")
+    assert [e.data["game_id"] for e in services.store.read(stream)] == [game.id]
+    assert services.ratings.rate_game(game.id) == "duplicate"
+    assert len(services.store.read(stream)) == 1
+    board = services.ratings.leaderboard("toy")
+    assert {p["player"] for p in board["players"]} == {"ann", "bot:random"}
+    assert services.ratings.rebuild("toy") == services.ratings.table("toy")
+
+
+def test_an_unfinished_game_is_not_rated(services):
+    game, _ = services.games.create("toy", [{"name": "ann"}, {"name": "bob"}], {}, seed="r2")
+    assert services.ratings.rate_game(game.id) == "unfinished"
+    assert services.store.read(aggregate_id("toy")) == []
+
+
+def test_a_rating_job_delivered_twice_rates_once(redis_client, prefix):
+    services = build(redis_client, prefix, inline_jobs=False)
+    game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {}, seed="r3")
+    queue = Queue(prefix, connection=redis_client)
+    worker = SimpleWorker([queue], connection=redis_client, name=f"{prefix}-worker")
+    while services.repository.load(game.id).status != "finished":
+        worker.work(burst=True)
+        if 1 in services.repository.load(game.id).to_act:
+            services.games.act(game.id, 1, {"type": "add", "n": 2})
+    worker.work(burst=True)
+    assert len(services.store.read(aggregate_id("toy"))) == 1
+    # the same job again, as after a crash
+    queue.enqueue("workers.tournament_jobs.rate_game", game.id, prefix=prefix, job_id=rate_job_id(prefix, game.id))
+    SimpleWorker([queue], connection=redis_client, name=f"{prefix}-worker").work(burst=True)
+    assert len(services.store.read(aggregate_id("toy"))) == 1
+
+
+@pytest.mark.parametrize("places", [[1, 2], [2, 1], [1, 1]])
+def test_two_player_results_move_ratings_symmetrically(places):
+    table = apply(RatingTable(), decide_rated(RatingTable(), "g", ["a", "b"], places))
+    a, b = table.get("a"), table.get("b")
+    assert a.mu - MU == pytest.approx(MU - b.mu)
+    assert (a.mu > b.mu) == (places[0] < places[1])
