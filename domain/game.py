@@ -17,7 +17,7 @@ event belongs to the game's rules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import reduce
 from typing import Any, Iterable, Mapping
 
@@ -97,11 +97,12 @@ def rules_for(game_type: str) -> Rules:
 
 def evolve(game: Game, event: RecordedEvent) -> Game:
     """Apply one recorded event; never fails on a valid stream."""
-    game = replace(game, version=event.seq, last_hash=event.hash)
     data = event.data
+    moved = {"version": event.seq, "last_hash": event.hash}
     if event.type == "GameCreated":
-        return replace(
+        return _with(
             game,
+            **moved,
             id=data["id"],
             type=data["game"],
             options=data["options"],
@@ -111,17 +112,43 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
     if event.type == "SeatTaken":
         seats = list(game.seats)
         seats[data["seat"]] = Seat(data.get("name"), data.get("bot"), data.get("token_sha256"))
-        return replace(game, seats=tuple(seats))
+        return _with(game, **moved, seats=tuple(seats))
     if event.type == "GameStarted":
-        return replace(game, status=ACTIVE)
+        return _with(game, **moved, status=ACTIVE)
     if event.type == "GameEnded":
-        return replace(game, status=FINISHED, result=data["result"], seed=data["seed"])
-    return replace(game, rules_state=game.rules.evolve(game.rules_state, event.event))
+        return _with(game, **moved, status=FINISHED, result=data["result"], seed=data["seed"])
+    return _with(game, **moved, rules_state=game.rules.evolve(game.rules_state, event.event))
 
 
 def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
-    """Fold recorded events into a game (from scratch, or on from `game`)."""
-    return reduce(evolve, events, game or Game())
+    """Fold recorded events into a game (from scratch, or on from `game`).
+
+    The same fold as `evolve` event by event, but a run of the game's own
+    events folds straight into the rules state: replay is the hot path.
+    """
+    game = game or Game()
+    state, last = game.rules_state, None
+    rules = game.rules if game.type else None
+    for event in events:
+        if event.type in CORE_EVENTS or rules is None:
+            game = evolve(_with(game, rules_state=state), event)
+            state = game.rules_state
+            rules = game.rules if game.type else None
+        else:
+            state = rules.evolve(state, event.event)
+        last = event
+    if last is None:
+        return game
+    return _with(game, version=last.seq, last_hash=last.hash, rules_state=state)
+
+
+def _with(game: Game, **changes: Any) -> Game:
+    # dataclasses.replace re-runs __init__ and costs several times more; on
+    # the replay path that is most of the time. Game has no __post_init__.
+    new = object.__new__(Game)
+    new.__dict__.update(game.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 # --- decide -----------------------------------------------------------------

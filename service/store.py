@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+import orjson
 from redis import Redis
 
 from domain.events import RecordedEvent
@@ -85,7 +86,7 @@ class EventStore:
         """Append a batch if the stream is at `expected_version`; all or nothing."""
         if events and events[0].seq != expected_version + 1:
             raise ValueError("a batch must start right after the expected version")
-        payloads = [json.dumps(event.to_dict(), separators=(",", ":")) for event in events]
+        payloads = [orjson.dumps(event.to_dict()) for event in events]
         status, value = self._append(
             keys=[self._key(game_id, "events"), self._key(game_id, "idem")],
             args=[expected_version, idempotency_key or "", json.dumps(idempotency_record or {}), *payloads],
@@ -102,12 +103,12 @@ class EventStore:
         """Return the events after version `after` (up to `upto`, inclusive), in order."""
         end = f"{upto}-0" if upto is not None else "+"
         entries = self.redis.xrange(self._key(game_id, "events"), f"({after}-0" if after else "-", end)
-        return [RecordedEvent.from_dict(json.loads(fields[b"e"])) for _id, fields in entries]
+        return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries]
 
     def read_raw(self, game_id: str) -> list[dict[str, Any]]:
         """Return every event exactly as stored, before any upcasting (for audits)."""
         entries = self.redis.xrange(self._key(game_id, "events"))
-        return [json.loads(fields[b"e"]) for _id, fields in entries]
+        return [orjson.loads(fields[b"e"]) for _id, fields in entries]
 
     def version(self, game_id: str) -> int:
         """Return the game's version (0 if it has no stream)."""
