@@ -19,6 +19,7 @@ with those tokens — nobody else's.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import threading
 import time
@@ -31,7 +32,7 @@ from domain.events import canonical_json, record
 from domain.game import FINISHED as GAME_FINISHED
 from domain.game import Game
 from domain.tournament import decide, replay
-from domain.tournament.errors import GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
+from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
 from domain.tournament.state import ACTIVE, Table, Tournament
 from projections.tournament import tournament_view
 from service.games import GameService, token_sha256, utc_now
@@ -41,6 +42,7 @@ from service.tournament_index import TournamentIndex
 
 MAX_RETRIES = 8
 ORGANISER = "organiser"
+_ID = re.compile(r"^t-[0-9a-f]{16}$")
 
 
 class TournamentNotFound(Exception):
@@ -147,7 +149,7 @@ class TournamentService:
             raise ResultAlreadyRecorded(f"the result of game {game_id} is already recorded", game_id=game_id)
         game = self.games.repository.load(game_id)
         if game.status != GAME_FINISHED or game.result is None:
-            raise GameNotInTournament(f"game {game_id} has not finished yet", game_id=game_id, status=game.status)
+            raise GameNotFinished(f"game {game_id} has not finished yet", game_id=game_id, status=game.status)
         self.advance(tournament_id)
         return self.load(tournament_id)
 
@@ -197,6 +199,9 @@ class TournamentService:
 
     def load(self, tournament_id: str) -> Tournament:
         """Return the tournament at its latest version (cached, caught up from the stream)."""
+        if not _ID.match(tournament_id):
+            # Games and ratings share the store; never read their streams as a tournament.
+            raise TournamentNotFound(tournament_id)
         with self._lock:
             cached = self._cache.get(tournament_id)
         new = self.store.read(tournament_id, after=cached.version if cached else 0)
@@ -212,7 +217,7 @@ class TournamentService:
 
     def rebuild(self, tournament_id: str) -> Tournament:
         """Return the tournament folded afresh from its whole stream."""
-        events = self.store.read(tournament_id)
+        events = self.store.read(tournament_id) if _ID.match(tournament_id) else []
         if not events:
             raise TournamentNotFound(tournament_id)
         return replay(events)

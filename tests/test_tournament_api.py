@@ -141,7 +141,7 @@ def test_a_result_for_a_game_not_in_the_tournament_is_refused(client, full):
     refused(client, full, response, 422, "game_not_in_tournament", before)
     own = view(client, full["id"])["rounds"][0]["tables"][0]["game_id"]
     response = client.post(results, json={"game_id": own}, headers=auth(full["organiser_token"]))
-    refused(client, full, response, 422, "game_not_in_tournament", before)  # not over yet
+    refused(client, full, response, 422, "game_not_finished", before)
 
 
 def test_organiser_routes_need_the_organisers_token(client, full):
@@ -180,6 +180,9 @@ def test_unknown_tournaments_and_game_types_are_a_404_and_bad_bodies_a_400(clien
     missing = client.post("/tournaments/t-0000000000000000/register", json={"name": "x"})
     assert missing.status_code == 404 and missing.json["error"]["code"] == "tournament_not_found"
     assert client.get("/leaderboards/chess").status_code == 404
+    casual = client.post("/games", json={"game": "toy", "seats": [{"name": "x"}, {"name": "y"}]}).json
+    assert client.get(f"/tournaments/{casual['id']}").status_code == 404, "a game's stream is not a tournament"
+    assert client.post(f"/tournaments/{casual['id']}/register", json={"name": "x"}).status_code == 404
     both = client.post(f"/tournaments/{full['id']}/register", json={"name": "x", "bot": "random"})
     assert both.status_code == 400
     assert client.post(f"/tournaments/{full['id']}/register", data="{", content_type="application/json").status_code == 400

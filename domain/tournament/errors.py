@@ -69,3 +69,9 @@ class TableAlreadyLinked(TournamentError):
     """The table already has its game."""
 
     code = "table_already_linked"
+
+
+class GameNotFinished(TournamentError):
+    """The game has no result yet."""
+
+    code = "game_not_finished"
