@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from tests.openapi_check import check_response
+
 
 def create(client, seats=None, **extra: Any) -> dict:
     body = {"game": "toy", "seats": seats or [{"name": "ann"}, {"name": "bob"}], "seed": "s1", **extra}
@@ -93,7 +95,7 @@ def test_malformed_bodies_are_400_and_append_nothing(client, game, body, content
         f"/games/{game['id']}/actions", data=body, content_type=content_type, headers=auth(game["tokens"][0])
     )
     assert response.status_code == 400
-    assert set(response.json["error"]) == {"code", "message", "details"}
+    check_response("/games/{id}/actions", "post", response)
     assert stream_length(client, game["id"]) == before
 
 
@@ -113,6 +115,7 @@ def test_malformed_bodies_are_400_and_append_nothing(client, game, body, content
 def test_bad_creations_are_400(client, body):
     response = client.post("/games", json=body)
     assert response.status_code == 400, response.json
+    check_response("/games", "post", response)
     assert client.get("/games").json["games"] == []
 
 
@@ -120,6 +123,7 @@ def test_missing_or_unknown_tokens_are_401(client, game):
     url = f"/games/{game['id']}/actions"
     action = {"action": {"type": "add", "n": 1}}
     assert client.post(url, json=action).status_code == 401
+    check_response("/games/{id}/actions", "post", client.post(url, json=action))
     assert error_code(client.post(url, json=action, headers=auth("nonsense"))) == "unknown_token"
     forged = game["tokens"][0][:-4] + "0000"
     assert client.post(url, json=action, headers=auth(forged)).status_code == 401
@@ -135,6 +139,7 @@ def test_a_token_of_another_game_is_403_on_every_route(client, game):
     assert client.get(f"/games/{game['id']}/events", headers=auth(token)).status_code == 403
     response = client.post(f"/games/{game['id']}/actions", json={"action": {"type": "add", "n": 1}}, headers=auth(token))
     assert response.status_code == 403 and error_code(response) == "wrong_game"
+    check_response("/games/{id}/actions", "post", response)
     assert stream_length(client, game["id"]) == game["version"]
 
 
@@ -158,6 +163,7 @@ def test_a_stale_expected_version_is_409_and_appends_nothing(client, game):
         headers=auth(game["tokens"][seat]),
     )
     assert response.status_code == 409 and response.json["error"]["details"]["actual"] == game["version"]
+    check_response("/games/{id}/actions", "post", response)
     assert stream_length(client, game["id"]) == game["version"]
 
 
@@ -170,6 +176,7 @@ def test_out_of_turn_and_illegal_moves_are_422_saying_why(client, game):
     assert "may not act" in response.json["error"]["message"]
     response = client.post(url, json={"action": {"type": "add", "n": 3}}, headers=auth(game["tokens"][to_act]))
     assert response.status_code == 422 and response.json["error"]["message"] == "add 1 or 2"
+    check_response("/games/{id}/actions", "post", response)
     assert stream_length(client, game["id"]) == game["version"]
 
 
