@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from tests.openapi_check import check_response
+
 
 def auth(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
@@ -14,17 +16,21 @@ def auth(token: str) -> dict:
 def create(client, **extra: Any) -> dict:
     response = client.post("/tournaments", json={"game": "toy", "rounds": 2, "seed": "ts", **extra})
     assert response.status_code == 201, response.json
+    check_response("/tournaments", "post", response)
     return response.json
 
 
 def register(client, tournament: dict, **who: Any) -> Any:
     headers = auth(tournament["organiser_token"]) if "bot" in who else {}
-    return client.post(f"/tournaments/{tournament['id']}/register", json=who, headers=headers)
+    response = client.post(f"/tournaments/{tournament['id']}/register", json=who, headers=headers)
+    check_response("/tournaments/{tournament_id}/register", "post", response)
+    return response
 
 
 def view(client, tournament_id: str, token: str | None = None) -> dict:
     response = client.get(f"/tournaments/{tournament_id}", headers=auth(token) if token else {})
     assert response.status_code == 200, response.json
+    check_response("/tournaments/{tournament_id}", "get", response)
     return response.json
 
 
@@ -46,6 +52,7 @@ def test_a_human_and_two_bots_play_a_round_robin_through_the_api(client):
         assert register(client, tournament, bot="random").status_code == 201
     started = client.post(f"/tournaments/{tournament['id']}/start", headers=auth(tournament["organiser_token"]))
     assert started.status_code == 200 and started.json["round"] == 1
+    check_response("/tournaments/{tournament_id}/start", "post", started)
     for round_ in (1, 2):
         mine = view(client, tournament["id"], ann["token"])
         assert mine["you"] == 0 and mine["round"] == round_
@@ -58,7 +65,9 @@ def test_a_human_and_two_bots_play_a_round_robin_through_the_api(client):
     assert orders[0] != orders[1] and sorted(orders[0]) == sorted(orders[1]) == [0, 1, 2]
     assert [line["rank"] for line in final["standings"]] == sorted(line["rank"] for line in final["standings"])
     assert sum(line["games"] for line in final["standings"]) == 6
-    board = client.get("/leaderboards/toy").json
+    response = client.get("/leaderboards/toy")
+    check_response("/leaderboards/{game}", "get", response)
+    board = response.json
     assert {p["player"] for p in board["players"]} == {"ann", "bot:random"} and board["rated_games"] == 2
 
 
@@ -91,6 +100,28 @@ def test_a_lost_notification_is_made_good_when_the_tournament_is_read(client, fa
     assert view(client, tournament["id"])["status"] == "finished"
 
 
+def test_the_organiser_may_record_a_finished_game_at_once(client, fake_services):
+    tournament = create(client, rounds=1)
+    ann = register(client, tournament, name="ann").json
+    register(client, tournament, bot="random")
+    client.post(f"/tournaments/{tournament['id']}/start", headers=auth(tournament["organiser_token"]))
+    listeners = fake_services.games.on_finished
+    saved = list(listeners)
+    listeners.clear()
+    play_my_games(client, tournament["id"], ann["token"])
+    listeners.extend(saved)
+    game_id = fake_services.tournaments.load(tournament["id"]).current.tables[0].game_id
+    response = client.post(
+        f"/tournaments/{tournament['id']}/results", json={"game_id": game_id}, headers=auth(tournament["organiser_token"])
+    )
+    assert response.status_code == 200 and response.json["status"] == "finished"
+    check_response("/tournaments/{tournament_id}/results", "post", response)
+    again = client.post(
+        f"/tournaments/{tournament['id']}/results", json={"game_id": game_id}, headers=auth(tournament["organiser_token"])
+    )
+    assert again.status_code == 422 and again.json["error"]["code"] == "result_already_recorded"
+
+
 @pytest.fixture
 def full(client) -> dict:
     """A round robin of the toy game with all three places taken by ann, bob and a bot."""
@@ -107,6 +138,8 @@ def version(client, tournament: dict) -> int:
 
 def refused(client, tournament, response, status: int, code: str, before: int | None = None) -> None:
     assert response.status_code == status, response.json
+    route = "/tournaments/{tournament_id}/" + response.request.path.rsplit("/", 1)[-1]
+    check_response(route, response.request.method.lower(), response)
     assert response.json["error"]["code"] == code and response.json["error"]["message"]
     if before is not None:
         assert version(client, tournament) == before, "nothing may be appended"
