@@ -16,6 +16,7 @@ import uuid
 from typing import Any, TextIO
 
 from domain.errors import DomainError
+from domain.tournament.decide import DEFAULT_SWISS_CAPACITY
 from domain.tournament.pairing import split
 from domain.tournament.state import FINISHED, FORMATS, ROUND_ROBIN
 from service.wiring import Services, build
@@ -76,16 +77,17 @@ def run_tournament(
     kinds: list[str],
     format: str = "swiss",
     seed: str | None = None,
-    out: TextIO = sys.stderr,
+    out: TextIO | None = None,
 ) -> dict[str, Any]:
     """Create, fill with bots, start and run a tournament to its end; return its final view."""
     tournaments = services.tournaments
     assert tournaments is not None
-    created, _ = tournaments.create(game, rounds=rounds, format=format, seed=seed, max_players=players)
+    capacity = players if format != ROUND_ROBIN and players > DEFAULT_SWISS_CAPACITY else None
+    created, _ = tournaments.create(game, rounds=rounds, format=format, seed=seed, max_players=capacity)
     for index in range(players):
         tournaments.register(created.id, bot=kinds[index % len(kinds)])
     per_round = 1 if format == ROUND_ROBIN else len(split(players, created.table_sizes)[0])
-    bar = ProgressBar(per_round * rounds, out)
+    bar = ProgressBar(per_round * rounds, out or sys.stderr)
     finished_games = [0]
 
     def count(_game: Any) -> None:

@@ -1,0 +1,27 @@
+"""`menagerie tournament run`: an all-bot tournament with a progress bar on stderr and the standings on stdout."""
+
+from __future__ import annotations
+
+from service.cli import main
+
+
+def test_tournament_run_prints_a_progress_bar_and_the_final_standings(monkeypatch, capsys):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setenv("MENAGERIE_PREFIX", "cli-test")
+    code = main(["tournament", "run", "--game", "toy", "--players", "5", "--rounds", "2", "--bots", "random", "--seed", "c1"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert "4/4 games" in err and "[" + "#" * 30 + "]" in err
+    lines = out.splitlines()
+    assert lines[0].startswith("toy swiss tournament t-") and "5 players, 2 rounds" in lines[0]
+    assert lines[1].split()[:3] == ["rank", "player", "bot"]
+    body = lines[3:]
+    assert len(body) == 5 and body[0].split()[0] == "1"
+    assert all(line.split()[2] == "random" for line in body)
+
+
+def test_tournament_run_refuses_what_cannot_be_played(monkeypatch, capsys):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert main(["tournament", "run", "--game", "toy", "--players", "1", "--rounds", "2", "--bots", "random"]) == 2
+    assert "at least 2 players" in capsys.readouterr().err
+    assert main(["tournament", "run", "--game", "toy", "--players", "4", "--rounds", "1", "--bots", "clever"]) == 2
