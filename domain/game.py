@@ -23,12 +23,16 @@ from typing import Any, Iterable, Mapping
 
 from domain.chance import Chance, seed_commitment
 from domain.errors import GameOver, NotYourTurn, RuleError
-from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent
+from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_upcaster
 from domain.games import load_all
 from domain.rules import Result, Rules, normalise_options
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "GameEnded"})
+
+# GameCreated v1 did not record the rules version; every such game was played
+# under version "1" of its rules.
+register_upcaster("GameCreated", 1, lambda data: {**data, "rules_version": "1"})
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 
-from service import tournament_cli
+from service import archive_cli, tournament_cli
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,6 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
     tournament_cli.add_parser(commands)
+    archive_cli.add_parsers(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
@@ -27,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
         return _worker()
     if args.command == "tournament":
         return tournament_cli.main(args)
+    if args.command in ("audit", "import", "archive", "replay"):
+        return archive_cli.run(args)
     return 2
 
 

@@ -10,6 +10,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError, OptionsError, RuleError
+from service.archive import GameInPlay
 from service.repository import GameNotFound
 from service.store import VersionConflict
 
@@ -42,6 +43,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(OptionsError)
     def _options(error: OptionsError) -> Any:
         return _body(400, error.code, error.message, error.details)
+
+    @app.errorhandler(GameInPlay)
+    def _in_play(error: GameInPlay) -> Any:
+        return _body(403, error.code, error.message, error.details)
 
     @app.errorhandler(RuleError)
     def _rule(error: RuleError) -> Any:

@@ -87,6 +87,21 @@ class EventStore:
         if events and events[0].seq != expected_version + 1:
             raise ValueError("a batch must start right after the expected version")
         payloads = [orjson.dumps(event.to_dict()) for event in events]
+        return self._append_payloads(game_id, payloads, expected_version, idempotency_key, idempotency_record)
+
+    def append_raw(self, game_id: str, events: list[Mapping[str, Any]], *, expected_version: int) -> Appended:
+        """Append events exactly as given (an import keeps every byte its hashes cover)."""
+        payloads = [orjson.dumps(event) for event in events]
+        return self._append_payloads(game_id, payloads, expected_version, None, None)
+
+    def _append_payloads(
+        self,
+        game_id: str,
+        payloads: list[bytes],
+        expected_version: int,
+        idempotency_key: str | None,
+        idempotency_record: Mapping[str, Any] | None,
+    ) -> Appended:
         status, value = self._append(
             keys=[self._key(game_id, "events"), self._key(game_id, "idem")],
             args=[expected_version, idempotency_key or "", json.dumps(idempotency_record or {}), *payloads],

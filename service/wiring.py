@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from redis import Redis
 from rq import Queue
 
+from service.archive import ArchiveService
 from service.games import GameService
 from service.repository import GameRepository
 from service.ratings import RatingService
@@ -35,6 +36,7 @@ class Services:
     embedded: bool
     ratings: RatingService | None = None
     tournaments: TournamentService | None = None
+    archive: ArchiveService | None = None
 
 
 def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedded: bool = False) -> Services:
@@ -47,7 +49,8 @@ def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedde
     if isinstance(jobs, InlineJobs):
         jobs.step = games.step
     ratings, tournaments = wire_tournaments(redis, prefix, store, games, inline=isinstance(jobs, InlineJobs))
-    return Services(redis, prefix, store, directory, repository, games, jobs, embedded, ratings, tournaments)
+    archive = ArchiveService(store, directory, repository)
+    return Services(redis, prefix, store, directory, repository, games, jobs, embedded, ratings, tournaments, archive)
 
 
 def from_env() -> Services:

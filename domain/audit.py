@@ -1,0 +1,135 @@
+"""Check a finished game without trusting whoever stored it.
+
+Given the log exactly as stored (before any upcasting), an audit checks, and
+reports the first failure with its event number and reason:
+
+1. positions run 1, 2, 3, … and the hash chain is unbroken;
+2. the game is over and the revealed seed matches the commitment made at
+   creation;
+3. re-executing every recorded command through the rules, in order, with the
+   revealed seed gives exactly the recorded events — so every shuffle and
+   deal is recomputed from the seed, no illegal move got in and no event was
+   invented, dropped or changed; the result in `GameEnded` is re-derived too.
+
+Server time and command ids are not re-derived: the rules do not read them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from domain.chance import seed_commitment
+from domain.errors import DomainError
+from domain.events import GENESIS_HASH, RecordedEvent, chain_hash
+from domain.game import FINISHED, Game, evolve, execute
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The outcome of an audit: pass, or the first failure."""
+
+    ok: bool
+    events: int
+    failed_at: int | None = None
+    reason: str | None = None
+    checks: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the report as JSON."""
+        return {
+            "ok": self.ok,
+            "events": self.events,
+            "failed_at": self.failed_at,
+            "reason": self.reason,
+            "checks": list(self.checks),
+        }
+
+
+class _Failure(Exception):
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(reason)
+        self.seq, self.reason = seq, reason
+
+
+CHECKS = ("sequence", "hash chain", "seed commitment", "re-execution of every command", "result")
+
+
+def audit(raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
+    """Audit a finished game's whole log, given as stored."""
+    raw = list(raw_events)
+    try:
+        _check_chain(raw)
+        events = [RecordedEvent.from_dict(event) for event in raw]
+        seed = _check_seed(events)
+        _reexecute(events, seed)
+    except _Failure as failure:
+        return AuditReport(False, len(raw), failure.seq, failure.reason)
+    return AuditReport(True, len(raw), checks=CHECKS)
+
+
+def _check_chain(raw: list[Mapping[str, Any]]) -> None:
+    previous = GENESIS_HASH
+    for position, event in enumerate(raw, start=1):
+        seq = event.get("seq")
+        if seq != position:
+            raise _Failure(position, f"event {position} is numbered {seq}: an event is missing or out of order")
+        body = {key: value for key, value in event.items() if key != "hash"}
+        if chain_hash(previous, body) != event.get("hash"):
+            raise _Failure(position, "hash chain broken: this event is not the one that was recorded after the previous")
+        previous = event["hash"]
+
+
+def _check_seed(events: list[RecordedEvent]) -> str:
+    if not events or events[0].type != "GameCreated":
+        raise _Failure(1, "the log does not start with GameCreated")
+    last = events[-1]
+    if last.type != "GameEnded":
+        raise _Failure(last.seq, "the game is not over: only a finished game can be audited")
+    seed = last.data.get("seed")
+    if not isinstance(seed, str) or seed_commitment(seed) != events[0].data.get("seed_commitment"):
+        raise _Failure(last.seq, "the revealed seed does not match the commitment made at creation")
+    return seed
+
+
+def _reexecute(events: list[RecordedEvent], seed: str) -> None:
+    game = Game()
+    for batch in _batches(events):
+        first = batch[0]
+        if first.command is None:
+            raise _Failure(first.seq, "a batch of events without the command that caused it")
+        try:
+            expected = execute(game, first.command, seed)
+        except DomainError as error:
+            raise _Failure(first.seq, f"the rules refuse this command: {error.message}") from None
+        recorded = [(e.type, e.actor, _normal(e.data)) for e in batch]
+        derived = [(e.type, e.actor, _normal(e.data)) for e in expected]
+        for offset, (got, want) in enumerate(zip(recorded, derived)):
+            if got != want:
+                raise _Failure(batch[offset].seq, f"{got[0]} differs from what the rules give ({want[0]}, {_brief(want[2])})")
+        if len(recorded) != len(derived):
+            at = batch[min(len(recorded), len(derived)) - 1].seq
+            raise _Failure(at, f"the command gives {len(derived)} events, the log holds {len(recorded)}")
+        for event in batch:
+            game = evolve(game, event)
+    if game.status != FINISHED:
+        raise _Failure(events[-1].seq, "the rules do not end the game where the log does")
+
+
+def _batches(events: list[RecordedEvent]) -> list[list[RecordedEvent]]:
+    batches: list[list[RecordedEvent]] = []
+    for event in events:
+        if batches and batches[-1][-1].command_id == event.command_id and event.command is None:
+            batches[-1].append(event)
+        else:
+            batches.append([event])
+    return batches
+
+
+def _normal(data: Any) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+def _brief(data: str) -> str:
+    return data if len(data) <= 200 else data[:200] + "…"

@@ -1,0 +1,85 @@
+"""The export format: NDJSON, a header line then one event a line, as stored.
+
+Header: `{"format": "menagerie-game/1", "id", "game", "rules_version",
+"options", "seats": [{"seat", "name", "bot"}], "seed_commitment", "status",
+"version", "redacted"}`. A redacted export (a seat's, during play) cannot be
+audited: its hashes cover the unredacted events.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Iterator, Mapping
+
+from domain.errors import DomainError
+from domain.game import FINISHED, Game
+
+FORMAT = "menagerie-game/1"
+EVENT_KEYS = frozenset({"seq", "type", "actor", "data", "time", "command_id", "v", "hash"})
+
+
+class ExportFormatError(DomainError):
+    """A file that is not a whole, well-formed export; names the line."""
+
+    code = "bad_export"
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}", line=line)
+        self.line = line
+
+
+def header(game: Game, *, redacted: bool) -> dict[str, Any]:
+    """Return the header line of a game's export."""
+    return {
+        "format": FORMAT,
+        "id": game.id,
+        "game": game.type,
+        "rules_version": game.rules.rules_version,
+        "options": game.options,
+        "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(game.seats)],
+        "seed_commitment": game.seed_commitment,
+        "status": game.status,
+        "version": game.version,
+        "redacted": redacted,
+    }
+
+
+def export_lines(head: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    """Yield the NDJSON lines of an export."""
+    yield json.dumps(head, sort_keys=True) + "\n"
+    for event in events:
+        yield json.dumps(event, sort_keys=True) + "\n"
+
+
+def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Parse an export; raise ExportFormatError naming the first bad line."""
+    head: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ExportFormatError(number, f"not JSON ({error.msg})") from None
+        if not isinstance(value, dict):
+            raise ExportFormatError(number, "not a JSON object")
+        if head is None:
+            if value.get("format") != FORMAT:
+                raise ExportFormatError(number, f"not a {FORMAT} header")
+            head = value
+            continue
+        missing = EVENT_KEYS - set(value)
+        if missing:
+            raise ExportFormatError(number, f"not an event (missing {', '.join(sorted(missing))})")
+        events.append(value)
+    if head is None:
+        raise ExportFormatError(1, "empty file")
+    if len(events) != head.get("version"):
+        raise ExportFormatError(len(events) + 1, f"truncated: the header announces {head.get('version')} events, the file holds {len(events)}")
+    return head, events
+
+
+def is_complete(head: Mapping[str, Any]) -> bool:
+    """Tell whether an export holds a finished game's whole, unredacted log."""
+    return head.get("status") == FINISHED and not head.get("redacted")

@@ -1,0 +1,88 @@
+"""Exports, audits, imports and archives of whole games."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from domain.audit import AuditReport, audit
+from domain.errors import DomainError
+from domain.events import RecordedEvent
+from domain.export import export_lines, header, is_complete, read_export
+from domain.game import FINISHED, replay
+from projections.game import redact_log
+from service.repository import GameRepository
+from service.store import Directory, EventStore, VersionConflict
+
+
+class GameInPlay(DomainError):
+    """What is asked for needs a finished game (HTTP 403)."""
+
+    code = "game_in_play"
+
+
+class ImportRefused(DomainError):
+    """An export that cannot be imported (HTTP 422 / CLI exit 1)."""
+
+    code = "import_refused"
+
+
+@dataclass
+class ArchiveService:
+    """Whole-game files: what auditors and replayers take away."""
+
+    store: EventStore
+    directory: Directory
+    repository: GameRepository
+
+    def export(self, game_id: str, seat: int | None) -> Iterator[str]:
+        """Yield the game as NDJSON: whole once over, else redacted for `seat`."""
+        game = self.repository.load(game_id)
+        if game.status == FINISHED:
+            events = self.store.read_raw(game_id)
+            return export_lines(header(game, redacted=False), events)
+        redacted = redact_log(game.type, self.store.read(game_id), seat)
+        return export_lines(header(game, redacted=True), redacted)
+
+    def audit(self, game_id: str) -> AuditReport:
+        """Audit a finished game in the store."""
+        game = self.repository.load(game_id)
+        if game.status != FINISHED:
+            raise GameInPlay("only a finished game can be audited; its seed is still secret")
+        return audit(self.store.read_raw(game_id))
+
+    def import_lines(self, lines: Iterable[str]) -> str:
+        """Load an exported finished game into the store, after auditing it; return its id."""
+        head, events = read_export(lines)
+        if not is_complete(head):
+            raise ImportRefused("only a finished game's whole export can be imported")
+        report = audit(events)
+        if not report.ok:
+            raise ImportRefused(f"the game fails its audit at event {report.failed_at}: {report.reason}")
+        game = replay(RecordedEvent.from_dict(event) for event in events)
+        try:
+            self.store.append_raw(game.id, events, expected_version=0)
+        except VersionConflict:
+            raise ImportRefused(f"a game with id {game.id} is already in the store") from None
+        assert game.seed is not None
+        self.store.save_seed(game.id, game.seed)
+        self.directory.add_game(game.id, time.time())
+        return game.id
+
+    def archive_to(self, game_id: str, path: str) -> int:
+        """Write a finished game's whole export to `path`, then remove its stream; return the line count."""
+        game = self.repository.load(game_id)
+        if game.status != FINISHED:
+            raise GameInPlay("only a finished game can be archived")
+        lines = list(self.export(game_id, None))
+        # The file is complete on disk before anything is deleted.
+        with open(path, "w", encoding="utf-8") as out:
+            out.writelines(lines)
+            out.flush()
+            os.fsync(out.fileno())
+        self.store.delete(game_id)
+        self.directory.remove_game(game_id)
+        self.repository.forget(game_id)
+        return len(lines)

@@ -1,0 +1,121 @@
+"""`menagerie audit | import | archive | replay`: whole games as files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from domain.audit import audit
+from domain.events import RecordedEvent
+from domain.export import ExportFormatError, is_complete, read_export
+from domain.game import replay
+from projections.game import game_view
+
+
+def add_parsers(commands: Any) -> None:
+    """Add the file commands to the `menagerie` parser."""
+    check = commands.add_parser("audit", help="audit an exported finished game, offline (no server, no Redis)")
+    check.add_argument("file")
+    load = commands.add_parser("import", help="load an exported finished game into the store at REDIS_URL")
+    load.add_argument("file")
+    keep = commands.add_parser("archive", help="export a finished game from REDIS_URL to FILE, then remove its stream")
+    keep.add_argument("game_id")
+    keep.add_argument("file")
+    show = commands.add_parser("replay", help="print a view of an exported game after event N, offline")
+    show.add_argument("file")
+    show.add_argument("--at", type=int, default=None, help="event number (default: the last)")
+    show.add_argument("--seat", type=int, default=None, help="whose view (default: the open view)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run one of the file commands; exit 0 on success, 1 on a failed audit or refusal, 2 on a bad file."""
+    try:
+        if args.command == "audit":
+            return _audit(args.file)
+        if args.command == "replay":
+            return _replay(args.file, args.at, args.seat)
+        if args.command == "import":
+            return _import(args.file)
+        if args.command == "archive":
+            return _archive(args.game_id, args.file)
+    except ExportFormatError as error:
+        print(f"{args.file}: {error.message}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"{args.file}: {error.strerror}", file=sys.stderr)
+        return 2
+    return 2
+
+
+def _read(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    with open(path, encoding="utf-8") as lines:
+        return read_export(lines)
+
+
+def _audit(path: str) -> int:
+    head, events = _read(path)
+    if not is_complete(head):
+        print(f"{path}: a redacted or unfinished export cannot be audited (its seed is secret)", file=sys.stderr)
+        return 1
+    report = audit(events)
+    if report.ok:
+        print(f"PASS {head['game']} {head['id']}: {report.events} events; checked {', '.join(report.checks)}")
+        return 0
+    print(f"FAIL {head['game']} {head['id']} at event {report.failed_at}: {report.reason}")
+    return 1
+
+
+def _replay(path: str, at: int | None, seat: int | None) -> int:
+    head, events = _read(path)
+    if at is not None and not 1 <= at <= len(events):
+        print(f"--at must be between 1 and {len(events)}", file=sys.stderr)
+        return 2
+    game = replay(RecordedEvent.from_dict(event) for event in events[: at or len(events)])
+    view = game_view(game, seat, open_view=seat is None and is_complete(head))
+    print(json.dumps(view, indent=2, sort_keys=True))
+    return 0
+
+
+def _services():  # type: ignore[no-untyped-def]
+    from redis import Redis
+
+    from service.wiring import build
+
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        raise SystemExit("this command needs REDIS_URL: the embedded store lives only inside `menagerie serve`")
+    return build(Redis.from_url(url), os.environ.get("MENAGERIE_PREFIX", "menagerie"), inline_jobs=False)
+
+
+def _import(path: str) -> int:
+    from domain.errors import DomainError
+
+    with open(path, encoding="utf-8") as lines:
+        try:
+            game_id = _services().archive.import_lines(lines)
+        except ExportFormatError:
+            raise
+        except DomainError as error:
+            print(f"{path}: {error.message}", file=sys.stderr)
+            return 1
+    print(f"imported {game_id}")
+    return 0
+
+
+def _archive(game_id: str, path: str) -> int:
+    from domain.errors import DomainError
+    from service.repository import GameNotFound
+
+    try:
+        lines = _services().archive.archive_to(game_id, path)
+    except GameNotFound:
+        print(f"no game {game_id}", file=sys.stderr)
+        return 1
+    except DomainError as error:
+        print(f"{game_id}: {error.message}", file=sys.stderr)
+        return 1
+    print(f"archived {game_id} to {path} ({lines} lines); its stream is removed")
+    return 0
