@@ -141,7 +141,7 @@ def _min_conflicts(tables: list[list[int]], met: Meetings, chance: Chance, reach
     to the swap that costs least, sideways moves allowed (picked by chance, so it cannot
     cycle for ever), until no table repeats a meeting or the budget is spent.
     """
-    for _ in range(budget):
+    for step in range(budget):
         bad = [i for i, table in enumerate(tables) if repeats(table, met)]
         if not bad:
             return
@@ -164,7 +164,10 @@ def _min_conflicts(tables: list[list[int]], met: Meetings, chance: Chance, reach
         least = min(delta for delta, _, _ in moves)
         if least > 0:
             continue
-        best = [(j, b) for delta, j, b in moves if delta == least]
+        # Of the cheapest swaps, the nearest for the first half of the walk (tables stay
+        # close to their score groups), then any of them (to get out of a local minimum).
+        nearest = min(abs(j - i) for delta, j, _ in moves if delta == least) if step < budget // 2 else reach
+        best = [(j, b) for delta, j, b in moves if delta == least and abs(j - i) <= nearest]
         j, b = best[chance.below(len(best))]
         tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
 
