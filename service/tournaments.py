@@ -139,19 +139,29 @@ class TournamentService:
         return self.load(tournament_id)
 
     def record_game(self, tournament_id: str, game_id: str) -> Tournament:
-        """Record a finished game of the current round now (it is also recorded by itself)."""
-        tournament = self.load(tournament_id)
-        found = tournament.find_game(game_id)
-        current = tournament.current
-        if found is None or current is None or found[0].number != current.number:
-            raise GameNotInTournament(f"game {game_id!r} is not played in the current round of this tournament", game_id=game_id)
-        if found[1].places is not None:
-            raise ResultAlreadyRecorded(f"the result of game {game_id} is already recorded", game_id=game_id)
-        game = self.games.repository.load(game_id)
-        if game.status != GAME_FINISHED or game.result is None:
-            raise GameNotFinished(f"game {game_id} has not finished yet", game_id=game_id, status=game.status)
-        self.advance(tournament_id)
-        return self.load(tournament_id)
+        """Record a finished game of the current round now (results also record themselves)."""
+        for _ in range(MAX_RETRIES):
+            tournament = self.load(tournament_id)
+            found = tournament.find_game(game_id)
+            current = tournament.current
+            if found is None or current is None or found[0].number != current.number:
+                message = f"game {game_id!r} is not played in the current round of this tournament"
+                raise GameNotInTournament(message, game_id=game_id)
+            if found[1].places is not None:
+                raise ResultAlreadyRecorded(f"the result of game {game_id} is already recorded", game_id=game_id)
+            game = self.games.repository.load(game_id)
+            if game.status != GAME_FINISHED or game.result is None:
+                raise GameNotFinished(f"game {game_id} has not finished yet", game_id=game_id, status=game.status)
+            result = {"game_id": game_id, "places": list(game.result["places"])}
+            command = {"kind": "record", "results": [result], "ratings": self._snapshot(tournament)}
+            try:
+                self._append(tournament, command, decide(tournament, command, self._seed(tournament_id)))
+            except VersionConflict:
+                continue
+            # A completed round started the next one: its games are created by a step.
+            self.followups.progress(tournament_id, f"v{tournament.version}")
+            return self.load(tournament_id)
+        raise VersionConflict(tournament.version, self.store.version(tournament_id))
 
     def advance(self, tournament_id: str) -> str:
         """Take every step the tournament waits on: "advanced", "waiting", "busy" or "idle"."""
