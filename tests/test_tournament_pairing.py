@@ -8,6 +8,7 @@ from itertools import combinations
 import pytest
 
 from domain.chance import Chance
+from domain.games import load_all
 from domain.tournament.pairing import choose_byes, meetings, repeats, split, swiss
 from domain.tournament.state import Entrant, Tournament
 from tests.tournament_support import new_ledger
@@ -120,3 +121,22 @@ def test_a_thousand_players_are_paired_quickly_with_legal_tables():
     assert time.perf_counter() - start < 2.0
     assert byes == 0 and sorted(p for t in tables for p in t) == list(range(1000))
     assert all(3 <= len(t) <= 5 for t in tables)
+
+
+@pytest.mark.parametrize("game, seats", SEAT_RANGES.items())
+def test_every_swiss_round_seats_each_player_once_at_a_legal_table(game, seats):
+    if game not in load_all():
+        pytest.skip(f"{game} is not registered yet")
+    low, high = seats
+    for players in range(low, 26, 3):
+        ledger = new_ledger(game, rounds=3, seed=f"{game}-{players}")
+        ledger.register(*[f"p{i}" for i in range(players)])
+        ledger.start()
+        for _ in range(3):
+            current = ledger.tournament.current
+            seated = [e for t in current.tables for e in t.entrants] + list(current.byes)
+            assert sorted(seated) == list(range(players)) and not current.byes
+            assert all(low <= len(t.entrants) <= high for t in current.tables)
+            ledger.link_all()
+            finish_round_by_seat(ledger)
+        assert ledger.tournament.status == "finished"
