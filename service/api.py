@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema
 
-from domain.game import FINISHED, rules_for
+from domain.game import FINISHED
 from domain.games import load_all
 from projections.game import game_view
 from service.errors import ApiError

@@ -15,7 +15,7 @@ from domain.games.zop_zoo.state import ZooState
 from projections.game import game_view, redact_log
 from projections.zop_zoo import redact, seat_view
 from tests.support import Table, new_table
-from tests.test_zop_zoo_support import RULES, every_card
+from tests.test_zop_zoo_support import every_card
 from workers.bots import bot_for, bot_rng
 
 CARDS = parse(bundled())

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from typing import Any, Mapping
 
-from domain.games.animals_on_board.tiles import HERD, HERD_POINTS, HIDDEN, MAX_CRATES, value_of
+from domain.games.animals_on_board.tiles import HERD_POINTS, HIDDEN, MAX_CRATES, value_of
 
 PAIR_HOPE = 3.0  # a pair mid-game: worth a little, it may become a herd
 HIDDEN_GUESS = 2.0  # the face-down tile: some unknown animal
