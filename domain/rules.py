@@ -67,7 +67,10 @@ class Rules(Protocol):
     min_seats: int
     max_seats: int
     rules_version: str
-    options: tuple[Option, ...]
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        """The game's switchable options, with defaults."""
 
     def check_options(self, options: Mapping[str, Any], seats: int) -> None:
         """Raise OptionsError where the options do not fit this many seats."""
@@ -133,7 +136,7 @@ def _check_option_value(option: Option, value: Any) -> None:
         bad = [v for v in values if v not in option.choices]
         if bad:
             raise OptionsError(f"option {option.name} does not allow {bad}", option=option.name)
-    if option.minimum is not None and value < option.minimum:
+    if option.minimum is not None and isinstance(value, int) and value < option.minimum:
         raise OptionsError(f"option {option.name} must be at least {option.minimum}", option=option.name)
-    if option.maximum is not None and value > option.maximum:
+    if option.maximum is not None and isinstance(value, int) and value > option.maximum:
         raise OptionsError(f"option {option.name} must be at most {option.maximum}", option=option.name)

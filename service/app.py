@@ -16,7 +16,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     """Build the app on the given services (tests) or on the environment's."""
     app = Flask(__name__)
     app.config.update(config or {})
-    app.json.sort_keys = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # DefaultJSONProvider has it
     app.extensions["menagerie"] = services or from_env()
     register_error_handlers(app)
     app.register_blueprint(api)

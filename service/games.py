@@ -141,8 +141,8 @@ class GameService:
             if expected_version is not None and game.version != expected_version:
                 raise VersionConflict(expected_version, game.version)
             events = execute(game, command, self.repository.seed(game_id))
-            first = game.version + 1
-            record_ = {"first": first, "version": game.version + len(events), "fingerprint": fingerprint}
+            first, last = game.version + 1, game.version + len(events)
+            record_ = {"first": first, "version": last, "fingerprint": fingerprint}
             try:
                 appended = self._append(game, command, events, expected_version=game.version, idem=idem, idem_record=record_)
             except VersionConflict:
@@ -152,7 +152,7 @@ class GameService:
             if appended is not None:
                 return self._replay_result(game_id, seat, appended, fingerprint)
             self._settle(game_id)
-            return {"version": record_["version"], "events": self.events_for(game_id, seat, after=first - 1, upto=record_["version"])}
+            return {"version": last, "events": self.events_for(game_id, seat, after=first - 1, upto=last)}
         raise VersionConflict(game.version, self.store.version(game_id))
 
     def step(self, game_id: str, version: int) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import orjson
 from redis import Redis
@@ -89,7 +89,7 @@ class EventStore:
         payloads = [orjson.dumps(event.to_dict()) for event in events]
         return self._append_payloads(game_id, payloads, expected_version, idempotency_key, idempotency_record)
 
-    def append_raw(self, game_id: str, events: list[Mapping[str, Any]], *, expected_version: int) -> Appended:
+    def append_raw(self, game_id: str, events: Sequence[Mapping[str, Any]], *, expected_version: int) -> Appended:
         """Append events exactly as given (an import keeps every byte its hashes cover)."""
         payloads = [orjson.dumps(event) for event in events]
         return self._append_payloads(game_id, payloads, expected_version, None, None)
