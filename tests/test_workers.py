@@ -51,3 +51,24 @@ def test_step_jobs_have_deterministic_ids(redis_client, prefix):
     game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {}, seed="w3")
     version = services.repository.load(game.id).version
     assert Job.exists(step_job_id(prefix, game.id, version), connection=redis_client)
+
+
+def test_a_crashed_workers_job_is_retried_and_does_its_work_once(redis_client, prefix):
+    from rq.registry import ScheduledJobRegistry, StartedJobRegistry
+
+    services = rq_services(redis_client, prefix)
+    game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {"goal": 50}, seed="w4")
+    version = services.repository.load(game.id).version
+    queue = Queue(prefix, connection=redis_client)
+    job = queue.dequeue_any([queue], timeout=None, connection=redis_client)[0]
+    # The worker took the job, did its work, and died before reporting back.
+    services.games.step(game.id, version)
+    registry = StartedJobRegistry(queue=queue)
+    redis_client.zadd(registry.key, {job.id: 1})  # expired long ago: abandoned
+    registry.cleanup()
+    scheduled = ScheduledJobRegistry(queue=queue)
+    assert job.id in scheduled.get_job_ids()  # RQ retries it after the Retry interval
+    scheduled.requeue(job.id)  # what the scheduler does when the interval is up
+    run_jobs(redis_client, prefix)
+    moves = [e for e in services.store.read(game.id, after=version) if e.type == "Added"]
+    assert len(moves) == 1

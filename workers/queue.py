@@ -39,6 +39,9 @@ class RQJobs:
             prefix=self.prefix,
             job_id=step_job_id(self.prefix, game_id, version),
             retry=Retry(max=3, interval=[1, 5, 15]),
+            # A step takes milliseconds; a short timeout lets RQ see a crashed
+            # worker's job as abandoned, and retry it, within a minute.
+            job_timeout=30,
             result_ttl=600,
             failure_ttl=7 * 24 * 3600,
         )
