@@ -32,7 +32,8 @@ class GameRepository:
         with self._lock:
             cached = self._games.get(game_id)
         new = self.store.read(game_id, after=cached.version if cached else 0)
-        if cached is None and not new:
+        if cached is None and (not new or new[0].type != "GameCreated"):
+            # No stream, or another aggregate's (a tournament, ratings).
             raise GameNotFound(game_id)
         game = replay(new, cached) if new else cached
         assert game is not None

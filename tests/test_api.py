@@ -152,6 +152,8 @@ def test_unknown_games_are_404_on_every_route(client, game):
     ):
         assert response.status_code == 404 and error_code(response) == "game_not_found"
     assert client.get("/nowhere").status_code == 404
+    tournament = client.post("/tournaments", json={"game": "life-is-life", "rounds": 1}).json["id"]
+    assert client.get(f"/games/{tournament}").status_code == 404  # another aggregate's stream is no game
     assert client.delete("/games").json["error"]["code"] == "method_not_allowed"
 
 
