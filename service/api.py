@@ -162,11 +162,9 @@ def post_action(game_id: str) -> Any:
 @api.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Any:
     """Stream the game as NDJSON: the caller's redacted log during play, the whole log after."""
-    archive = services().archive
-    assert archive is not None
     services().repository.load(game_id)
     seat = caller_seat(game_id, required=False)
-    lines = archive.export(game_id, seat)
+    lines = services().archive.export(game_id, seat)
     headers = {"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'}
     return Response(lines, mimetype="application/x-ndjson", headers=headers)
 
@@ -174,9 +172,7 @@ def export_game(game_id: str) -> Any:
 @api.get("/games/<game_id>/audit")
 def audit_game(game_id: str) -> Any:
     """Audit a finished game: hash chain, seed, every deal and command re-executed, result."""
-    archive = services().archive
-    assert archive is not None
-    return jsonify(archive.audit(game_id).to_dict())
+    return jsonify(services().archive.audit(game_id).to_dict())
 
 
 @api.get("/games/<game_id>/events")

@@ -13,7 +13,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from domain.chance import seed_commitment
 from domain.errors import RuleError
@@ -70,7 +70,7 @@ class GameService:
     # --- commands -------------------------------------------------------
 
     def create(
-        self, game_type: str, seats: list[Mapping[str, Any]], options: Mapping[str, Any], seed: str | None = None
+        self, game_type: str, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: str | None = None
     ) -> tuple[Game, list[dict[str, Any]]]:
         """Create a game; named seats get tokens, bot seats play by themselves, `{}` stays open."""
         game_id = uuid.uuid4().hex[:16]

@@ -31,9 +31,7 @@ def _not_found(error: TournamentNotFound) -> Any:
 
 def service() -> TournamentService:
     """Return the tournament service wired into the app."""
-    wired = services().tournaments
-    assert wired is not None, "tournaments are wired by service.wiring.build"
-    return wired
+    return services().tournaments
 
 
 def caller(tournament_id: str, *, required: bool) -> int | str | None:
@@ -122,6 +120,4 @@ def get_leaderboard(game: str) -> Any:
     args = query(LeaderboardQuerySchema())
     if game not in load_all():
         raise ApiError(404, "unknown_game_type", f"no game type {game!r}", known=sorted(load_all()))
-    ratings = services().ratings
-    assert ratings is not None, "ratings are wired by service.wiring.build"
-    return jsonify(ratings.leaderboard(game, args["limit"]))
+    return jsonify(services().ratings.leaderboard(game, args["limit"]))

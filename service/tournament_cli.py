@@ -81,7 +81,6 @@ def run_tournament(
 ) -> dict[str, Any]:
     """Create, fill with bots, start and run a tournament to its end; return its final view."""
     tournaments = services.tournaments
-    assert tournaments is not None
     capacity = players if format != ROUND_ROBIN and players > DEFAULT_SWISS_CAPACITY else None
     created, _ = tournaments.create(game, rounds=rounds, format=format, seed=seed, max_players=capacity)
     for index in range(players):
@@ -111,7 +110,6 @@ def _work_until_finished(services: Services, tournament_id: str, bar: ProgressBa
     from rq import Queue, SimpleWorker
 
     tournaments = services.tournaments
-    assert tournaments is not None
     queue = Queue(services.prefix, connection=services.redis)
     while True:
         view = tournaments.view(tournament_id)

@@ -34,9 +34,9 @@ class Services:
     games: GameService
     jobs: InlineJobs | RQJobs
     embedded: bool
-    ratings: RatingService | None = None
-    tournaments: TournamentService | None = None
-    archive: ArchiveService | None = None
+    ratings: RatingService
+    tournaments: TournamentService
+    archive: ArchiveService
 
 
 def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedded: bool = False) -> Services:
