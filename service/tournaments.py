@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from domain.tournament.state import ACTIVE, Table, Tournament
 from projections.tournament import tournament_view
 from service.games import GameService, token_sha256, utc_now
 from service.ratings import RatingService
+from service.repository import AggregateCache
 from service.store import EventStore, VersionConflict
 from service.tournament_index import TournamentIndex
 
@@ -75,8 +75,10 @@ class TournamentService:
     followups: FollowUps
     clock: Callable[[], str] = utc_now
     new_secret: Callable[[], str] = field(default=lambda: secrets.token_hex(16))
-    _cache: dict[str, Tournament] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _cache: AggregateCache[Tournament] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._cache = AggregateCache(self.store, replay, "TournamentCreated", TournamentNotFound)
 
     # --- commands -------------------------------------------------------
 
@@ -212,18 +214,7 @@ class TournamentService:
         if not _ID.match(tournament_id):
             # Games and ratings share the store; never read their streams as a tournament.
             raise TournamentNotFound(tournament_id)
-        with self._lock:
-            cached = self._cache.get(tournament_id)
-        new = self.store.read(tournament_id, after=cached.version if cached else 0)
-        if cached is None and not new:
-            raise TournamentNotFound(tournament_id)
-        tournament = replay(new, cached) if new else cached
-        assert tournament is not None
-        with self._lock:
-            current = self._cache.get(tournament_id)
-            if current is None or current.version < tournament.version:
-                self._cache[tournament_id] = tournament
-        return tournament
+        return self._cache.load(tournament_id)
 
     def rebuild(self, tournament_id: str) -> Tournament:
         """Return the tournament folded afresh from its whole stream."""
