@@ -129,6 +129,7 @@ def test_missing_or_unknown_tokens_are_401(client, game):
     assert client.post(url, json=action, headers=auth(forged)).status_code == 401
     assert client.get(f"/games/{game['id']}", headers=auth("nonsense")).status_code == 401
     assert client.get(f"/games/{game['id']}/events", headers=auth(forged)).status_code == 401
+    assert client.get(f"/games/{game['id']}/export", headers=auth(forged)).status_code == 401
     assert stream_length(client, game["id"]) == game["version"]
 
 
@@ -137,6 +138,7 @@ def test_a_token_of_another_game_is_403_on_every_route(client, game):
     token = other["seats"][0]["token"]
     assert client.get(f"/games/{game['id']}", headers=auth(token)).status_code == 403
     assert client.get(f"/games/{game['id']}/events", headers=auth(token)).status_code == 403
+    assert client.get(f"/games/{game['id']}/export", headers=auth(token)).status_code == 403
     response = client.post(f"/games/{game['id']}/actions", json={"action": {"type": "add", "n": 1}}, headers=auth(token))
     assert response.status_code == 403 and error_code(response) == "wrong_game"
     check_response("/games/{id}/actions", "post", response)
