@@ -121,7 +121,7 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
         return _with(game, **moved, status=ACTIVE)
     if event.type == "GameEnded":
         return _with(game, **moved, status=FINISHED, result=data["result"], seed=data["seed"])
-    return _with(game, **moved, rules_state=game.rules.evolve(game.rules_state, event.event))
+    return _with(game, **moved, rules_state=game.rules.evolve(game.rules_state, event))
 
 
 def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
@@ -139,7 +139,7 @@ def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
             state = game.rules_state
             rules = game.rules if game.type else None
         else:
-            state = rules.evolve(state, event.event)
+            state = rules.evolve(state, event)
         last = event
     if last is None:
         return game
