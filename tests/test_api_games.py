@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from domain.game import replay
 from tests.openapi_check import check_response
 
 SEATS = {"life-is-life": 4, "animals-on-board": 3, "bloede-kuh": 4, "zop-zoo": 3}
@@ -37,8 +38,10 @@ def play_as_generic_client(client, game_type: str, seats: int, seed: str) -> tup
 
 
 @pytest.mark.parametrize("game_type", sorted(SEATS))
-def test_a_human_plays_a_whole_game_against_bots_over_http(client, game_type):
+def test_a_human_plays_a_whole_game_against_bots_over_http(client, fake_services, game_type):
     final, _ = play_as_generic_client(client, game_type, SEATS[game_type], seed=f"http-{game_type}")
+    stored = fake_services.store.read(final["id"])
+    assert replay(stored) == fake_services.repository.load(final["id"])  # the cache equals a fresh replay
     assert final["result"]["winners"]
     assert sorted(final["result"]["places"])[0] == 1
     assert final["seed"] == f"http-{game_type}"
