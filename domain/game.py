@@ -202,6 +202,14 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
     return events
 
 
+def first_open_seat(game: Game) -> int:
+    """Return the seat a newcomer takes, or raise RuleError if none is open."""
+    open_seats = [i for i, seat in enumerate(game.seats) if not seat.filled]
+    if game.status != WAITING or not open_seats:
+        raise RuleError("no seat is open in this game")
+    return open_seats[0]
+
+
 def _join(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
     seat = command["seat"]
     if game.status != WAITING:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from domain.chance import seed_commitment
 from domain.errors import RuleError
 from domain.events import RecordedEvent, canonical_json, record
-from domain.game import Game, execute
+from domain.game import Game, execute, first_open_seat
 from projections.game import game_view, redact_log
 from service.repository import GameRepository
 from service.store import Directory, EventStore, VersionConflict
@@ -104,10 +104,7 @@ class GameService:
         """Take the first open seat of a waiting game."""
         for _ in range(MAX_RETRIES):
             game = self.repository.load(game_id)
-            open_seats = [i for i, seat in enumerate(game.seats) if not seat.filled]
-            if game.status != "waiting" or not open_seats:
-                raise RuleError("no seat is open in this game")
-            seat = open_seats[0]
+            seat = first_open_seat(game)
             token = self._new_token(game_id, seat)
             command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(token)}
             events = execute(game, command, self.repository.seed(game_id))

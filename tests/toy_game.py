@@ -27,6 +27,7 @@ class ToyState:
     moves: int = 0
     scored: int = 0
     last_mover: int = -1
+    goal: int = 10
 
 
 class ToyRules:
@@ -46,7 +47,7 @@ class ToyRules:
 
     def evolve(self, state: Any, event: Event) -> Any:
         if event.type == "SecretsDealt":
-            return ToyStateWithGoal(seats=len(event.data["secrets"]), secrets=tuple(event.data["secrets"]), goal=event.data["goal"])
+            return ToyState(seats=len(event.data["secrets"]), secrets=tuple(event.data["secrets"]), goal=event.data["goal"])
         if event.type == "Added":
             return replace(
                 state,
@@ -82,11 +83,6 @@ class ToyRules:
         if state.total < state.goal:
             return None
         return Result(tuple(1 if s == state.last_mover else 2 for s in range(state.seats)), {"total": state.total})
-
-
-@dataclass(frozen=True)
-class ToyStateWithGoal(ToyState):
-    goal: int = 10
 
 
 class ToyProjection:
