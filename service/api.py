@@ -128,7 +128,7 @@ def get_game(game_id: str) -> Any:
     if args["open"] and game.status != FINISHED:
         raise ApiError(403, "game_in_play", "the open view is available once the game is over")
     if args["at"] is not None and args["at"] < game.version:
-        past = services().repository.load_at(game_id, max(args["at"], 1))
+        past = services().repository.load_at(game_id, args["at"])
         view = game_view(past, seat, open_view=args["open"])
         view["legal_actions"] = []
         return jsonify(view)

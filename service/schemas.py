@@ -73,5 +73,5 @@ class ViewQuerySchema(Schema):
     class Meta:
         unknown = RAISE
 
-    at = fields.Integer(validate=validate.Range(min=0), load_default=None)
+    at = fields.Integer(validate=validate.Range(min=1), load_default=None)
     open = fields.Boolean(load_default=False)
