@@ -66,6 +66,32 @@ def new_table(game_type: str, seats: int, options: Mapping[str, Any] | None = No
     return table
 
 
+def play_bots(table: Table, kinds: list[str], max_steps: int = 20_000, verbatim: bool = True) -> Table:
+    """Let bots of the given kinds (one per seat) play to the end, each from its own seat's view.
+
+    With `verbatim`, every action must be an item of the legal actions as
+    listed; without, a filled-in template (a large split) is fine too, and
+    the rules still refuse anything illegal.
+    """
+    from projections.game import game_view
+    from workers.bots import bot_for, bot_rng
+
+    bots = [bot_for(table.game.type, kind) for kind in kinds]
+    for _ in range(max_steps):
+        game = table.game
+        if game.status == "finished":
+            return table
+        if game.system_due:
+            table.advance()
+            continue
+        seat = min(game.to_act)
+        view = game_view(game, seat)
+        action = bots[seat](view, view["legal_actions"], bot_rng(game.id, game.version, seat))
+        assert not verbatim or action in view["legal_actions"], f"bot played {action}, not a legal action"
+        table.act(seat, action)
+    raise AssertionError(f"the bots did not finish in {max_steps} steps")
+
+
 def play_randomly(table: Table, rng: random.Random, max_steps: int = 100_000) -> Table:
     """Play uniformly random legal actions (a random seat of those who may act) to the end."""
     for _ in range(max_steps):

@@ -12,9 +12,8 @@ from domain.games.animals_on_board.state import State
 
 from projections import animals_on_board as projection
 from projections.game import game_view
-from tests.support import new_table
+from tests.support import new_table, play_bots
 from tests.test_animals_on_board_support import make_state
-from workers.bots import bot_for, bot_rng
 from workers.bots.animals_on_board import heuristic
 
 GAME = "animals-on-board"
@@ -22,21 +21,10 @@ GAME = "animals-on-board"
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_heuristic_and_random_bots_finish_games(seats: int) -> None:
-    bots = [bot_for(GAME, "heuristic" if seat % 2 == 0 else "random") for seat in range(seats)]
+    kinds = ["heuristic" if seat % 2 == 0 else "random" for seat in range(seats)]
     wins = 0
     for game in range(6):
-        table = new_table(GAME, seats, seed=f"bots-{seats}-{game}")
-        for _ in range(5000):
-            if table.game.status == "finished":
-                break
-            if table.game.system_due:
-                table.advance()
-                continue
-            seat = min(table.game.to_act)
-            view = game_view(table.game, seat)
-            action = bots[seat](view, view["legal_actions"], bot_rng(GAME, table.game.version, seat))
-            table.act(seat, action)
-        assert table.game.status == "finished"
+        table = play_bots(new_table(GAME, seats, seed=f"bots-{seats}-{game}"), kinds, max_steps=5000, verbatim=False)
         wins += 1 in [table.game.result["places"][s] for s in range(0, seats, 2)]
     assert wins >= 4  # the heuristic seats win most games against random ones
 

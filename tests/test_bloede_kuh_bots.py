@@ -10,29 +10,9 @@ import pytest
 from domain.games.bloede_kuh import RULES
 from domain.games.bloede_kuh.state import NwiCard, State
 from projections.bloede_kuh import seat_view
-from projections.game import game_view
-from tests.support import Table, new_table
+from tests.support import new_table, play_bots
 from tests.test_bloede_kuh_support import play, position
-from workers.bots import bot_for, bot_rng
 from workers.bots.bloede_kuh import heuristic
-
-
-def play_bots(table: Table, kinds: list[str]) -> Table:
-    """Let bots of the given kinds play every seat to the end."""
-    bots = [bot_for("bloede-kuh", kind) for kind in kinds]
-    for _ in range(20_000):
-        game = table.game
-        if game.status == "finished":
-            return table
-        if game.system_due:
-            table.advance()
-            continue
-        seat = min(game.to_act)
-        view = game_view(game, seat)
-        action = bots[seat](view, view["legal_actions"], bot_rng(game.id, game.version, seat))
-        assert action in view["legal_actions"]
-        table.act(seat, action)
-    raise AssertionError("the bots did not finish")
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])

@@ -13,11 +13,9 @@ from hypothesis import strategies as st
 from domain.events import Event
 from domain.games.life_is_life.cards import DECK, HAND_SIZE
 from domain.games.life_is_life.state import State
-from projections.game import game_view
 from projections.life_is_life import redact, seat_view
-from tests.support import Table, new_table, play_randomly
+from tests.support import Table, new_table, play_bots, play_randomly
 from tests.test_life_is_life_fixtures import cards_of
-from workers.bots import bot_for, bot_rng
 
 GAME = "life-is-life"
 
@@ -124,17 +122,5 @@ def test_uniformly_random_games_end_through_the_shared_helper(players: int, seed
 @pytest.mark.parametrize("kinds", [("heuristic", "random"), ("heuristic", "heuristic"), ("random", "heuristic")])
 def test_bots_finish_games_from_their_views(players: int, kinds: tuple[str, str]) -> None:
     table = new_table(GAME, players, {"advanced": players == 4}, seed=f"bots-{players}-{kinds}")
-    for _ in range(20_000):
-        game = table.game
-        if game.status == "finished":
-            break
-        if game.system_due:
-            table.advance()
-            continue
-        (seat,) = game.to_act
-        view = game_view(game, seat)
-        bot = bot_for(GAME, kinds[seat % 2])
-        action = bot(view, view["legal_actions"], bot_rng(GAME, game.version, seat))
-        assert action in view["legal_actions"]
-        table.act(seat, action)
+    play_bots(table, [kinds[seat % 2] for seat in range(players)])
     assert_one_winner(table, players)

@@ -12,11 +12,10 @@ from hypothesis import strategies as st
 from domain.events import Event
 from domain.games.zop_zoo.cards import bundled, parse
 from domain.games.zop_zoo.state import ZooState
-from projections.game import game_view, redact_log
+from projections.game import redact_log
 from projections.zop_zoo import redact, seat_view
-from tests.support import Table, new_table
+from tests.support import Table, new_table, play_bots
 from tests.test_zop_zoo_support import every_card
-from workers.bots import bot_for, bot_rng
 
 CARDS = parse(bundled())
 ALL_CARDS = Counter(CARDS.white + CARDS.black)
@@ -97,21 +96,10 @@ def test_a_game_that_refills_the_black_deck_replays_to_the_live_state() -> None:
         assert after.type == "CardDrawn" and after.data["card"] == refill.data["deck"][0]
 
 
-def bots(kinds: list[str]):  # type: ignore[no-untyped-def]
-    chosen = [bot_for("zop-zoo", kind) for kind in kinds]
-
-    def choose(table: Table, seat: int, legal: list[dict]) -> dict:
-        view = game_view(table.game, seat)
-        assert view["legal_actions"] == legal
-        return chosen[seat](view, legal, bot_rng("zop-zoo", table.game.version, seat))
-
-    return choose
-
-
 def test_heuristic_and_random_bots_finish_games_for_every_seat_count() -> None:
     for seats in range(2, 7):
         kinds = ["heuristic" if seat % 2 == 0 else "random" for seat in range(seats)]
-        table = play(new_table("zop-zoo", seats, seed=f"bots-{seats}"), bots(kinds))
+        table = play_bots(new_table("zop-zoo", seats, seed=f"bots-{seats}"), kinds)
         assert table.game.result is not None
 
 
@@ -119,7 +107,7 @@ def test_the_heuristic_bot_beats_the_random_bot_most_of_the_time() -> None:
     wins = 0
     for game in range(12):
         kinds = ["heuristic", "random"] if game % 2 == 0 else ["random", "heuristic"]
-        table = play(new_table("zop-zoo", 2, seed=f"duel-{game}"), bots(kinds))
+        table = play_bots(new_table("zop-zoo", 2, seed=f"duel-{game}"), kinds)
         winners = table.game.result["winners"]
         wins += any(kinds[seat] == "heuristic" for seat in winners)
     assert wins >= 8
