@@ -8,8 +8,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from domain.tournament.decide import MAX_PLAYERS, MAX_ROUNDS
 from domain.tournament.state import FORMATS
-from service.schemas import NAME
-from workers.bots import BOT_KINDS
+from service.schemas import SeatSpecSchema
 
 
 class CreateTournamentSchema(Schema):
@@ -32,14 +31,8 @@ class CreateTournamentSchema(Schema):
     seed = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
 
 
-class RegisterSchema(Schema):
+class RegisterSchema(SeatSpecSchema):
     """`POST /tournaments/{id}/register`: `{"name"}` a human, `{"bot"}` a bot (organiser only)."""
-
-    class Meta:
-        unknown = RAISE
-
-    name = fields.String(validate=NAME)
-    bot = fields.String(validate=validate.OneOf(BOT_KINDS))
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
