@@ -7,14 +7,11 @@ replays, re-checks every game of the round and appends with the version it read.
 
 from __future__ import annotations
 
-import logging
-import threading
-from collections import deque
 from typing import Callable
 
-from rq import Queue, Retry
+from rq import Queue
 
-log = logging.getLogger(__name__)
+from workers.queue import RunInTurn, enqueue_job
 
 
 def rate_job_id(prefix: str, game_id: str) -> str:
@@ -44,15 +41,7 @@ class RQFollowUps:
         self._enqueue("workers.tournament_jobs.advance_tournament", tournament_id, job_id)
 
     def _enqueue(self, function: str, argument: str, job_id: str) -> None:
-        self.queue.enqueue(
-            function,
-            argument,
-            prefix=self.prefix,
-            job_id=job_id,
-            retry=Retry(max=3, interval=[1, 5, 15]),
-            result_ttl=600,
-            failure_ttl=7 * 24 * 3600,
-        )
+        enqueue_job(self.queue, function, argument, prefix=self.prefix, job_id=job_id)
 
 
 class InlineFollowUps:
@@ -63,33 +52,16 @@ class InlineFollowUps:
     def __init__(self) -> None:
         self.rate_game: Callable[[str], str] | None = None
         self.advance: Callable[[str], str] | None = None
-        self._local = threading.local()
+        self._turns = RunInTurn()
 
     def rate(self, game_id: str) -> None:
-        """Rate the game now."""
+        """Rate the game now (or after the follow-up in hand)."""
         assert self.rate_game is not None, "InlineFollowUps.rate_game must be wired before use"
-        try:
-            self.rate_game(game_id)
-        except Exception:  # noqa: BLE001 — like a failed RQ job: logged, never the client's error
-            log.exception("rating game %s failed", game_id)
+        rate_game = self.rate_game
+        self._turns.submit(("rate", game_id), lambda: rate_game(game_id))
 
     def progress(self, tournament_id: str, reason: str) -> None:
         """Step the tournament now, or after the step in hand."""
-        pending = getattr(self._local, "pending", None)
-        if pending is not None:
-            if tournament_id not in pending:
-                pending.append(tournament_id)
-            return
-        self._local.pending = pending = deque([tournament_id])
-        try:
-            while pending:
-                self._run(pending.popleft())
-        finally:
-            self._local.pending = None
-
-    def _run(self, tournament_id: str) -> None:
         assert self.advance is not None, "InlineFollowUps.advance must be wired before use"
-        try:
-            self.advance(tournament_id)
-        except Exception:  # noqa: BLE001 — like a failed RQ job: logged, never the client's error
-            log.exception("step of tournament %s failed", tournament_id)
+        advance = self.advance
+        self._turns.submit(("tournament", tournament_id), lambda: advance(tournament_id))
