@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from domain.chance import seed_commitment
 from domain.events import GENESIS_HASH, RecordedEvent, record
@@ -66,6 +66,23 @@ def new_table(game_type: str, seats: int, options: Mapping[str, Any] | None = No
     return table
 
 
+Choice = Callable[[Game], tuple[int, dict[str, Any]]]
+
+
+def play(table: Table, choose: Choice, max_steps: int) -> Table:
+    """Take system steps when due and otherwise play the seat and action `choose` picks, to the end."""
+    for _ in range(max_steps):
+        game = table.game
+        if game.status == "finished":
+            return table
+        if game.system_due:
+            table.advance()
+            continue
+        assert game.to_act, "an active game with no system step due must have someone to act"
+        table.act(*choose(game))
+    raise AssertionError(f"game not over after {max_steps} steps")
+
+
 def play_bots(table: Table, kinds: list[str], max_steps: int = 20_000, verbatim: bool = True) -> Table:
     """Let bots of the given kinds (one per seat) play to the end, each from its own seat's view.
 
@@ -77,34 +94,24 @@ def play_bots(table: Table, kinds: list[str], max_steps: int = 20_000, verbatim:
     from workers.bots import bot_for, bot_rng
 
     bots = [bot_for(table.game.type, kind) for kind in kinds]
-    for _ in range(max_steps):
-        game = table.game
-        if game.status == "finished":
-            return table
-        if game.system_due:
-            table.advance()
-            continue
+
+    def choose(game: Game) -> tuple[int, dict[str, Any]]:
         seat = min(game.to_act)
         view = game_view(game, seat)
         action = bots[seat](view, view["legal_actions"], bot_rng(game.id, game.version, seat))
         assert not verbatim or action in view["legal_actions"], f"bot played {action}, not a legal action"
-        table.act(seat, action)
-    raise AssertionError(f"the bots did not finish in {max_steps} steps")
+        return seat, action
+
+    return play(table, choose, max_steps)
 
 
 def play_randomly(table: Table, rng: random.Random, max_steps: int = 100_000) -> Table:
     """Play uniformly random legal actions (a random seat of those who may act) to the end."""
-    for _ in range(max_steps):
-        game = table.game
-        if game.status == "finished":
-            return table
-        if game.system_due:
-            table.advance()
-            continue
-        to_act = sorted(game.to_act)
-        assert to_act, "an active game with no system step due must have someone to act"
-        seat = rng.choice(to_act)
+
+    def choose(game: Game) -> tuple[int, dict[str, Any]]:
+        seat = rng.choice(sorted(game.to_act))
         legal = game.legal_actions(seat)
         assert legal, f"seat {seat} may act but has no legal action"
-        table.act(seat, rng.choice(legal))
-    raise AssertionError(f"game not over after {max_steps} steps")
+        return seat, rng.choice(legal)
+
+    return play(table, choose, max_steps)
