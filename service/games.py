@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from domain.chance import seed_commitment
 from domain.errors import RuleError
-from domain.events import RecordedEvent, canonical_json, record
+from domain.events import Event, canonical_json
 from domain.game import Game, execute, first_open_seat
 from projections.game import game_view, redact_log
 from service.repository import GameRepository
@@ -96,7 +96,7 @@ class GameService:
         }
         events = execute(Game(), command, seed)
         self.store.save_seed(game_id, seed)
-        self._append(Game(id=game_id), command, events, expected_version=0)
+        self._append(Game(id=game_id), command, events)
         self.directory.add_game(game_id, time.time())
         return self._settle(game_id), tokens
 
@@ -109,7 +109,7 @@ class GameService:
             command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(token)}
             events = execute(game, command, self.repository.seed(game_id))
             try:
-                self._append(game, command, events, expected_version=game.version)
+                self._append(game, command, events)
             except VersionConflict:
                 continue
             self._settle(game_id)
@@ -141,7 +141,7 @@ class GameService:
             first, last = game.version + 1, game.version + len(events)
             record_ = {"first": first, "version": last, "fingerprint": fingerprint}
             try:
-                appended = self._append(game, command, events, expected_version=game.version, idem=idem, idem_record=record_)
+                appended = self._append(game, command, events, idem=idem, idem_record=record_)
             except VersionConflict:
                 if expected_version is not None:
                     raise
@@ -171,7 +171,7 @@ class GameService:
             return "idle"
         events = execute(game, command, self.repository.seed(game_id))
         try:
-            self._append(game, command, events, expected_version=game.version)
+            self._append(game, command, events)
         except VersionConflict:
             self._schedule(self.repository.load(game_id))
             return "conflict"
@@ -197,25 +197,24 @@ class GameService:
         self,
         game: Game,
         command: Mapping[str, Any],
-        events: list[Any],
+        events: list[Event],
         *,
-        expected_version: int,
         idem: str | None = None,
         idem_record: Mapping[str, Any] | None = None,
     ) -> Mapping[str, Any] | None:
-        """Record and append a batch; return the first run's record if this was a retry."""
+        """Append a batch at the version it was decided at; return the first run's record if this was a retry."""
         if not events:
             return None
-        recorded: list[RecordedEvent] = record(
-            events,
-            after_seq=game.version,
-            previous_hash=game.last_hash,
+        appended = self.store.append_decided(
+            game.id,
+            version=game.version,
+            last_hash=game.last_hash,
+            events=events,
+            command=command,
             time=self.clock(),
             command_id=uuid.uuid4().hex,
-            command=command,
-        )
-        appended = self.store.append(
-            game.id, recorded, expected_version=expected_version, idempotency_key=idem, idempotency_record=idem_record
+            idempotency_key=idem,
+            idempotency_record=idem_record,
         )
         return appended.prior if appended.duplicate else None
 

@@ -12,7 +12,6 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from domain.events import record
 from domain.game import FINISHED
 from domain.ratings import RatingTable, aggregate_id, decide_rated, identity, leaderboard, replay
 from service.games import utc_now
@@ -60,19 +59,15 @@ class RatingService:
         for _ in range(MAX_RETRIES):
             table = self.table(game.type)
             event = decide_rated(table, game_id, identities, game.result["places"])
-            recorded = record(
-                [event],
-                after_seq=table.version,
-                previous_hash=table.last_hash,
-                time=self.clock(),
-                command_id=uuid.uuid4().hex,
-                command={"kind": "rate", "game_id": game_id},
-            )
             try:
-                appended = self.store.append(
+                appended = self.store.append_decided(
                     stream,
-                    recorded,
-                    expected_version=table.version,
+                    version=table.version,
+                    last_hash=table.last_hash,
+                    events=[event],
+                    command={"kind": "rate", "game_id": game_id},
+                    time=self.clock(),
+                    command_id=uuid.uuid4().hex,
                     idempotency_key=game_id,
                     idempotency_record={"version": table.version + 1},
                 )

@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 import orjson
 from redis import Redis
 
-from domain.events import RecordedEvent
+from domain.events import Event, RecordedEvent, record
 
 # Every check happens before the first write: Redis does not roll a script back.
 _APPEND = """
@@ -88,6 +88,31 @@ class EventStore:
             raise ValueError("a batch must start right after the expected version")
         payloads = [orjson.dumps(event.to_dict()) for event in events]
         return self._append_payloads(game_id, payloads, expected_version, idempotency_key, idempotency_record)
+
+    def append_decided(
+        self,
+        aggregate_id: str,
+        *,
+        version: int,
+        last_hash: str,
+        events: Sequence[Event],
+        command: Mapping[str, Any],
+        time: str,
+        command_id: str,
+        idempotency_key: str | None = None,
+        idempotency_record: Mapping[str, Any] | None = None,
+    ) -> Appended:
+        """Put a decided batch on the chain after `version` and append it, expecting that version."""
+        recorded = record(
+            list(events), after_seq=version, previous_hash=last_hash, time=time, command_id=command_id, command=command
+        )
+        return self.append(
+            aggregate_id,
+            recorded,
+            expected_version=version,
+            idempotency_key=idempotency_key,
+            idempotency_record=idempotency_record,
+        )
 
     def append_raw(self, game_id: str, events: Sequence[Mapping[str, Any]], *, expected_version: int) -> Appended:
         """Append events exactly as given (an import keeps every byte its hashes cover)."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from domain.chance import seed_commitment
-from domain.events import canonical_json, record
+from domain.events import canonical_json
 from domain.game import FINISHED as GAME_FINISHED
 from domain.game import Game
 from domain.tournament import decide, replay
@@ -309,12 +309,12 @@ class TournamentService:
         """Record a batch on the tournament's chain and append it at the version read."""
         if not events:
             return
-        recorded = record(
-            events,
-            after_seq=tournament.version,
-            previous_hash=tournament.last_hash,
+        self.store.append_decided(
+            tournament.id,
+            version=tournament.version,
+            last_hash=tournament.last_hash,
+            events=events,
+            command=command,
             time=self.clock(),
             command_id=hashlib.sha256(canonical_json([tournament.version, command]).encode()).hexdigest()[:32],
-            command=command,
         )
-        self.store.append(tournament.id, recorded, expected_version=tournament.version)
