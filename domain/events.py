@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Mapping
+
+from domain.values import new_value
 
 GENESIS_HASH = "0" * 64
 SYSTEM = "system"
@@ -48,7 +50,7 @@ class RecordedEvent(Event):
     @property
     def event(self) -> Event:
         """Return the bare decided event."""
-        return _new(Event, type=self.type, data=self.data, actor=self.actor)
+        return new_value(Event, type=self.type, data=self.data, actor=self.actor)
 
     def body(self) -> dict[str, Any]:
         """Return every field but the hash: what the hash covers."""
@@ -73,7 +75,7 @@ class RecordedEvent(Event):
     def from_dict(cls, raw: Mapping[str, Any]) -> RecordedEvent:
         """Read a stored event, upcasting an older schema version."""
         type_, v, data = upcast(raw["type"], raw.get("v", 1), raw["data"])
-        return _new(
+        return new_value(
             cls,
             seq=raw["seq"],
             type=type_,
@@ -85,18 +87,6 @@ class RecordedEvent(Event):
             hash=raw["hash"],
             command=raw.get("command"),
         )
-
-
-_T = TypeVar("_T")
-
-
-def _new(cls: type[_T], **fields: Any) -> _T:
-    # A frozen dataclass's __init__ sets each field through object.__setattr__;
-    # filling the instance dict at once is several times faster, and reading
-    # events back is the hot path of every replay.
-    instance = object.__new__(cls)
-    instance.__dict__.update(fields)
-    return instance
 
 
 def canonical_json(value: Any) -> str:
@@ -139,7 +129,7 @@ def record(
 
 
 def _with_hash(event: RecordedEvent, hash_: str) -> RecordedEvent:
-    return _new(RecordedEvent, **{**event.__dict__, "hash": hash_})
+    return new_value(RecordedEvent, **{**event.__dict__, "hash": hash_})
 
 
 # Schema evolution. When an event type's data changes shape, bump its version

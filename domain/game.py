@@ -26,6 +26,7 @@ from domain.errors import GameOver, NotYourTurn, RuleError
 from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_upcaster
 from domain.games import load_all
 from domain.rules import Result, Rules, normalise_options
+from domain.values import changed
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "GameEnded"})
@@ -104,7 +105,7 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
     data = event.data
     moved = {"version": event.seq, "last_hash": event.hash}
     if event.type == "GameCreated":
-        return _with(
+        return changed(
             game,
             **moved,
             id=data["id"],
@@ -116,12 +117,12 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
     if event.type == "SeatTaken":
         seats = list(game.seats)
         seats[data["seat"]] = Seat(data.get("name"), data.get("bot"), data.get("token_sha256"))
-        return _with(game, **moved, seats=tuple(seats))
+        return changed(game, **moved, seats=tuple(seats))
     if event.type == "GameStarted":
-        return _with(game, **moved, status=ACTIVE)
+        return changed(game, **moved, status=ACTIVE)
     if event.type == "GameEnded":
-        return _with(game, **moved, status=FINISHED, result=data["result"], seed=data["seed"])
-    return _with(game, **moved, rules_state=game.rules.evolve(game.rules_state, event))
+        return changed(game, **moved, status=FINISHED, result=data["result"], seed=data["seed"])
+    return changed(game, **moved, rules_state=game.rules.evolve(game.rules_state, event))
 
 
 def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
@@ -135,7 +136,7 @@ def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
     rules = game.rules if game.type else None
     for event in events:
         if event.type in CORE_EVENTS or rules is None:
-            game = evolve(_with(game, rules_state=state), event)
+            game = evolve(changed(game, rules_state=state), event)
             state = game.rules_state
             rules = game.rules if game.type else None
         else:
@@ -143,16 +144,7 @@ def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
         last = event
     if last is None:
         return game
-    return _with(game, version=last.seq, last_hash=last.hash, rules_state=state)
-
-
-def _with(game: Game, **changes: Any) -> Game:
-    # dataclasses.replace re-runs __init__ and costs several times more; on
-    # the replay path that is most of the time. Game has no __post_init__.
-    new = object.__new__(Game)
-    new.__dict__.update(game.__dict__)
-    new.__dict__.update(changes)
-    return new
+    return changed(game, version=last.seq, last_hash=last.hash, rules_state=state)
 
 
 # --- decide -----------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from domain.events import Event
 from domain.games.life_is_life.cards import SPECIES, START_LIVES
+from domain.values import changed
 
 
 @dataclass(frozen=True)
@@ -114,17 +115,6 @@ def _next_turn(state: State, seat: int, knocker: int | None) -> tuple[int | None
     return following, False
 
 
-def _with(state: State, **changes: Any) -> State:
-    """Return a copy of `state` with `changes`, like `replace` but without re-running __init__.
-
-    Trades are most of every stream and `replace` was half their fold time;
-    copying the instance dict keeps the state frozen to every caller.
-    """
-    copy = object.__new__(State)
-    copy.__dict__.update(state.__dict__, **changes)
-    return copy
-
-
 def _swapped(cards: tuple[str, ...], laid: list[str], taken: list[str], strict: bool = True) -> tuple[str, ...]:
     """Return `cards` without `laid` (those present, unless strict) and with `taken`, sorted."""
     out = list(cards)
@@ -143,7 +133,7 @@ def _traded(state: State, data: Mapping[str, Any]) -> State:
     rows[index] = tuple(sorted(laid))
     known[seat] = _swapped(known[seat], laid, taken, strict=False)
     turn, over = _next_turn(state, seat, state.knocker)
-    return _with(
+    return changed(
         state,
         hands=tuple(hands),
         rows=tuple(rows),
