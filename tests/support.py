@@ -8,8 +8,21 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from domain.chance import seed_commitment
-from domain.events import GENESIS_HASH, RecordedEvent, record
+from domain.events import GENESIS_HASH, Event, RecordedEvent, record
 from domain.game import Game, evolve, execute, replay
+
+
+def as_stored(events: list[Event], version: int, last_hash: str, command: Mapping[str, Any]) -> list[RecordedEvent]:
+    """Record a decided batch after `version` and read it back through JSON, as the store does."""
+    batch = record(
+        events,
+        after_seq=version,
+        previous_hash=last_hash or GENESIS_HASH,
+        time="2026-01-01T00:00:00Z",
+        command_id=f"c{version}",
+        command=dict(command),
+    )
+    return [RecordedEvent.from_dict(json.loads(json.dumps(e.to_dict()))) for e in batch]
 
 
 @dataclass
@@ -22,16 +35,7 @@ class Table:
 
     def run(self, command: Mapping[str, Any]) -> list[RecordedEvent]:
         """Execute a command, record its events through JSON as the store does, and apply them."""
-        events = execute(self.game, command, self.seed)
-        batch = record(
-            events,
-            after_seq=self.game.version,
-            previous_hash=self.game.last_hash or GENESIS_HASH,
-            time="2026-01-01T00:00:00Z",
-            command_id=f"c{self.game.version}",
-            command=dict(command),
-        )
-        batch = [RecordedEvent.from_dict(json.loads(json.dumps(e.to_dict()))) for e in batch]
+        batch = as_stored(execute(self.game, command, self.seed), self.game.version, self.game.last_hash, command)
         for event in batch:
             self.game = evolve(self.game, event)
         self.log.extend(batch)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from domain.chance import seed_commitment
-from domain.events import RecordedEvent, record
+from domain.events import RecordedEvent
 from domain.tournament import Tournament, decide, evolve, replay
+from tests.support import as_stored
 
 
 @dataclass
@@ -22,15 +22,7 @@ class Ledger:
     def run(self, command: Mapping[str, Any]) -> list[RecordedEvent]:
         """Decide a command, record its events through JSON as the store does, and apply them."""
         events = decide(self.tournament, command, self.seed)
-        batch = record(
-            events,
-            after_seq=self.tournament.version,
-            previous_hash=self.tournament.last_hash,
-            time="2026-01-01T00:00:00Z",
-            command_id=f"c{self.tournament.version}",
-            command=dict(command),
-        )
-        batch = [RecordedEvent.from_dict(json.loads(json.dumps(e.to_dict()))) for e in batch]
+        batch = as_stored(events, self.tournament.version, self.tournament.last_hash, command)
         for event in batch:
             self.tournament = evolve(self.tournament, event)
         self.log.extend(batch)
