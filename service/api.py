@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema
 
-from domain.game import FINISHED
+from domain.game import FINISHED, Game
 from domain.games import load_all
 from projections.game import game_view
 from service.errors import ApiError
@@ -43,8 +43,8 @@ def query(schema: Schema) -> dict[str, Any]:
     return schema.load(request.args.to_dict())
 
 
-def caller_seat(game_id: str, *, required: bool) -> int | None:
-    """Return the seat the bearer token is for (None for a spectator), or raise 401/403."""
+def caller_seat(game: Game, *, required: bool) -> int | None:
+    """Return the seat of `game` the bearer token is for (None for a spectator), or raise 401/403."""
     header = request.headers.get("Authorization")
     if not header:
         if required:
@@ -56,12 +56,12 @@ def caller_seat(game_id: str, *, required: bool) -> int | None:
         raise ApiError(401, "unknown_token", "the bearer token is not a seat token")
     token_game, seat = match.group(1), int(match.group(2))
     try:
-        owner = services().repository.load(token_game)
+        owner = game if token_game == game.id else services().repository.load(token_game)
     except GameNotFound:
         raise ApiError(401, "unknown_token", "the bearer token is not a seat token") from None
     if seat >= len(owner.seats) or owner.seats[seat].token_sha256 != token_sha256(token.strip()):
         raise ApiError(401, "unknown_token", "the bearer token is not a seat token")
-    if token_game != game_id:
+    if token_game != game.id:
         raise ApiError(403, "wrong_game", "this token belongs to another game")
     return seat
 
@@ -124,7 +124,7 @@ def get_game(game_id: str) -> Any:
     """Return the caller's view (a spectator's without a token), now or after event `at`."""
     args = query(ViewQuerySchema())
     game = services().repository.load(game_id)
-    seat = caller_seat(game_id, required=False)
+    seat = caller_seat(game, required=False)
     if args["open"] and game.status != FINISHED:
         raise ApiError(403, "game_in_play", "the open view is available once the game is over")
     if args["at"] is not None and args["at"] < game.version:
@@ -146,8 +146,7 @@ def join_game(game_id: str) -> Any:
 @api.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> Any:
     """Play one of the caller's legal actions."""
-    services().repository.load(game_id)
-    seat = caller_seat(game_id, required=True)
+    seat = caller_seat(services().repository.load(game_id), required=True)
     data = body(ActionSchema())
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _IDEMPOTENCY_KEY.match(key):
@@ -162,8 +161,7 @@ def post_action(game_id: str) -> Any:
 @api.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Any:
     """Stream the game as NDJSON: the caller's redacted log during play, the whole log after."""
-    services().repository.load(game_id)
-    seat = caller_seat(game_id, required=False)
+    seat = caller_seat(services().repository.load(game_id), required=False)
     lines = services().archive.export(game_id, seat)
     headers = {"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'}
     return Response(lines, mimetype="application/x-ndjson", headers=headers)
@@ -179,8 +177,7 @@ def audit_game(game_id: str) -> Any:
 def get_events(game_id: str) -> Any:
     """Return the log after `after`, redacted for the caller (whole once the game is over)."""
     args = query(EventsQuerySchema())
-    services().repository.load(game_id)
-    seat = caller_seat(game_id, required=False)
+    seat = caller_seat(services().repository.load(game_id), required=False)
     upto = args["after"] + args["limit"]
     events = services().games.events_for(game_id, seat, after=args["after"], upto=upto)
     version = services().store.version(game_id)
