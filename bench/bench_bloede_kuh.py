@@ -51,7 +51,9 @@ def main() -> None:
             events += len(play_one(seats, f"bench-{seats}-{games}"))
             games += 1
         elapsed = time.perf_counter() - start
-        print(f"{seats} seats: {games / elapsed:7.1f} games/s  ({events / games:5.0f} events/game, {events / elapsed:8.0f} events/s)")
+        print(
+            f"{seats} seats: {games / elapsed:7.1f} games/s  ({events / games:5.0f} events/game, {events / elapsed:8.0f} events/s)"
+        )
     log = play_one(4, "fold")
     folds, start = 0, time.perf_counter()
     while time.perf_counter() - start < budget:

@@ -35,9 +35,14 @@ def append_ratio(redis: Redis, prefix: str) -> None:
     store = services.store
     previous, events = GENESIS_HASH, []
     for seq in range(1, N_APPENDS + 1):
-        batch = record([Event("Noted", {"i": seq, "cards": ["giraffe", "bear", "mole"]}, 0)], after_seq=seq - 1,
-                       previous_hash=previous, time="2026-01-01T00:00:00.000Z", command_id=uuid.uuid4().hex,
-                       command={"kind": "act", "seat": 0, "action": {"type": "trade", "row": 3}})
+        batch = record(
+            [Event("Noted", {"i": seq, "cards": ["giraffe", "bear", "mole"]}, 0)],
+            after_seq=seq - 1,
+            previous_hash=previous,
+            time="2026-01-01T00:00:00.000Z",
+            command_id=uuid.uuid4().hex,
+            command={"kind": "act", "seat": 0, "action": {"type": "trade", "row": 3}},
+        )
         previous = batch[-1].hash
         events.append(batch)
     payload = json.dumps(events[0][0].to_dict())
@@ -56,7 +61,9 @@ def append_ratio(redis: Redis, prefix: str) -> None:
             store.append("bench-append", events[seq], expected_version=seq)
         ours_time += time.perf_counter() - start
     raw, ours = N_APPENDS / raw_time, N_APPENDS / ours_time
-    print(f"append: {ours:,.0f} appends/s through the store vs {raw:,.0f} raw XADD/s -> ratio {ours / raw:.2f} (target >= 0.5)")
+    print(
+        f"append: {ours:,.0f} appends/s through the store vs {raw:,.0f} raw XADD/s -> ratio {ours / raw:.2f} (target >= 0.5)"
+    )
 
 
 def long_game(services, seats: int, target: int, seed: str) -> tuple[str, str]:
@@ -113,7 +120,9 @@ def view_ratio(redis: Redis, prefix: str) -> None:
         timings[target] = view_time(client, ids[target], token)
     replay_rate(services, ids[2000])
     small, large = timings[100], timings[2000]
-    print(f"view: {small * 1000:.2f} ms at 100 events, {large * 1000:.2f} ms at 2,000 events -> ratio {large / small:.2f} (target <= 1.5)")
+    print(
+        f"view: {small * 1000:.2f} ms at 100 events, {large * 1000:.2f} ms at 2,000 events -> ratio {large / small:.2f} (target <= 1.5)"
+    )
 
 
 def main() -> None:

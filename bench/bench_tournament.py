@@ -36,8 +36,13 @@ def bench_pairing(players: int = 1000, rounds: int = 5) -> None:
     """Pair `players` for `rounds` Swiss rounds at tables of 3 to 5, with random results between."""
     entrants = tuple(Entrant(i, f"p{i}") for i in range(players))
     tournament = Tournament(
-        id="bench", format="swiss", rounds=rounds, table_sizes=(3, 4, 5),
-        scoring=MappingProxyType(resolve([3, 4, 5], None)), entrants=entrants, status=ACTIVE,
+        id="bench",
+        format="swiss",
+        rounds=rounds,
+        table_sizes=(3, 4, 5),
+        scoring=MappingProxyType(resolve([3, 4, 5], None)),
+        entrants=entrants,
+        status=ACTIVE,
     )
     rng = random.Random(1)
     for number in range(1, rounds + 1):
@@ -46,11 +51,17 @@ def bench_pairing(players: int = 1000, rounds: int = 5) -> None:
         elapsed = time.perf_counter() - start
         met = meetings(tournament)
         repeated = sum(repeats(table, met) for table in tables)
-        print(f"pairing {players} players, round {number}: {elapsed * 1000:7.1f} ms, {len(tables)} tables, "
-              f"{len(byes)} byes, {repeated} repeated pairs")
-        played = tuple(Table(i, tuple(t), f"g{number}-{i}", tuple(rng.sample(range(1, len(t) + 1), len(t))))
-                       for i, t in enumerate(tables))
-        tournament = Tournament(**{**tournament.__dict__, "played": tournament.played + (Round(number, tuple(byes), tables=played),)})
+        print(
+            f"pairing {players} players, round {number}: {elapsed * 1000:7.1f} ms, {len(tables)} tables, "
+            f"{len(byes)} byes, {repeated} repeated pairs"
+        )
+        played = tuple(
+            Table(i, tuple(t), f"g{number}-{i}", tuple(rng.sample(range(1, len(t) + 1), len(t))))
+            for i, t in enumerate(tables)
+        )
+        tournament = Tournament(
+            **{**tournament.__dict__, "played": tournament.played + (Round(number, tuple(byes), tables=played),)}
+        )
 
 
 def bench_ratings(seconds: float) -> None:
@@ -62,7 +73,9 @@ def bench_ratings(seconds: float) -> None:
     while time.perf_counter() - start < seconds:
         players = rng.sample(pool, 4)
         event = decide_rated(table, f"g{updates}", players, rng.sample([1, 2, 3, 4], 4))
-        log += record([event], after_seq=table.version, previous_hash=table.last_hash, time="t", command_id="c", command=None)
+        log += record(
+            [event], after_seq=table.version, previous_hash=table.last_hash, time="t", command_id="c", command=None
+        )
         table = apply(table, event)
         table = RatingTable(**{**table.__dict__, "version": log[-1].seq, "last_hash": log[-1].hash})
         updates += 1
@@ -71,19 +84,25 @@ def bench_ratings(seconds: float) -> None:
     start = time.perf_counter()
     rebuilt = replay(log, game="bench")
     elapsed = time.perf_counter() - start
-    same = {p: (r.mu, r.sigma) for p, r in rebuilt.players.items()} == {p: (r.mu, r.sigma) for p, r in table.players.items()}
+    same = {p: (r.mu, r.sigma) for p, r in rebuilt.players.items()} == {
+        p: (r.mu, r.sigma) for p, r in table.players.items()
+    }
     print(f"ratings: rebuild of {updates} games {updates / elapsed:8.0f} games/s, identical: {same}")
 
 
 def bench_tournament(services, label: str) -> None:
     """Run the 64-player, 5-round Life is Life tournament of bots and print its wall time."""
     start = time.perf_counter()
-    view = run_tournament(services, "life-is-life", 64, 5, ["heuristic", "random"], seed="bench", out=open(os.devnull, "w"))
+    view = run_tournament(
+        services, "life-is-life", 64, 5, ["heuristic", "random"], seed="bench", out=open(os.devnull, "w")
+    )
     elapsed = time.perf_counter() - start
     games = sum(len(r["tables"]) for r in view["rounds"])
     top = view["standings"][0]
-    print(f"tournament ({label}): 64 players, 5 rounds, {games} games in {elapsed:6.1f} s "
-          f"({games / elapsed:.1f} games/s); winner {top['name']} with {top['points']} points")
+    print(
+        f"tournament ({label}): 64 players, 5 rounds, {games} games in {elapsed:6.1f} s "
+        f"({games / elapsed:.1f} games/s); winner {top['name']} with {top['points']} points"
+    )
 
 
 def main() -> None:

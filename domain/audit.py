@@ -17,8 +17,9 @@ Server time and command ids are not re-derived: the rules do not read them.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from domain.chance import seed_commitment
 from domain.errors import DomainError
@@ -77,7 +78,9 @@ def _check_chain(raw: list[Mapping[str, Any]]) -> None:
             raise _Failure(position, f"event {position} is numbered {seq}: an event is missing or out of order")
         body = {key: value for key, value in event.items() if key != "hash"}
         if chain_hash(previous, body) != event.get("hash"):
-            raise _Failure(position, "hash chain broken: this event is not the one that was recorded after the previous")
+            raise _Failure(
+                position, "hash chain broken: this event is not the one that was recorded after the previous"
+            )
         previous = event["hash"]
 
 
@@ -107,7 +110,9 @@ def _reexecute(events: list[RecordedEvent], seed: str) -> None:
         derived = [(e.type, e.actor, _normal(e.data)) for e in expected]
         for offset, (got, want) in enumerate(zip(recorded, derived)):
             if got != want:
-                raise _Failure(batch[offset].seq, f"{got[0]} differs from what the rules give ({want[0]}, {_brief(want[2])})")
+                raise _Failure(
+                    batch[offset].seq, f"{got[0]} differs from what the rules give ({want[0]}, {_brief(want[2])})"
+                )
         if len(recorded) != len(derived):
             at = batch[min(len(recorded), len(derived)) - 1].seq
             raise _Failure(at, f"the command gives {len(derived)} events, the log holds {len(recorded)}")

@@ -14,7 +14,8 @@ never share draws and a replay of the same command draws the same numbers.
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 _SPACE = 1 << 256

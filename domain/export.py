@@ -9,7 +9,8 @@ audited: its hashes cover the unredacted events.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from domain.errors import DomainError
 from domain.game import FINISHED, Game
@@ -76,7 +77,10 @@ def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, An
     if head is None:
         raise ExportFormatError(1, "empty file")
     if len(events) != head.get("version"):
-        raise ExportFormatError(len(events) + 1, f"truncated: the header announces {head.get('version')} events, the file holds {len(events)}")
+        raise ExportFormatError(
+            len(events) + 1,
+            f"truncated: the header announces {head.get('version')} events, the file holds {len(events)}",
+        )
     return head, events
 
 

@@ -17,9 +17,10 @@ event belongs to the game's rules.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import reduce
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from domain.chance import Chance, seed_commitment
 from domain.errors import GameOver, NotYourTurn, RuleError

@@ -16,10 +16,11 @@ against itself say nothing about its strength.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import reduce
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -87,8 +88,7 @@ def rate(table: RatingTable, players: Sequence[str], places: Sequence[int]) -> d
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     after = MODEL.rate(teams, ranks=[float(place) for place in places])
     return {
-        player: Rating(team[0].mu, team[0].sigma, old.games + 1)
-        for player, old, team in zip(players, before, after)
+        player: Rating(team[0].mu, team[0].sigma, old.games + 1) for player, old, team in zip(players, before, after)
     }
 
 

@@ -9,8 +9,9 @@ through the `Chance` handed in.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from domain.chance import Chance
 from domain.errors import OptionsError

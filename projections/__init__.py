@@ -6,7 +6,8 @@ them with the core fields every view and every event log shares.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from domain.events import Event
 

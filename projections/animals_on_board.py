@@ -8,7 +8,8 @@ draw pile shows only its size. Everything else is public.
 from __future__ import annotations
 
 import sys
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.events import Event
 from domain.games.animals_on_board import GAME_ID

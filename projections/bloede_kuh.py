@@ -8,7 +8,8 @@ it gave and the card it received).
 from __future__ import annotations
 
 import sys
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.events import Event
 from domain.games.bloede_kuh import GAME_ID

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from domain.events import RecordedEvent
 from domain.game import CORE_EVENTS, FINISHED, Game
@@ -51,6 +52,8 @@ def redact_event(game_type: str, event: RecordedEvent, seat: int | None, *, open
     return out
 
 
-def redact_log(game_type: str, events: Iterable[RecordedEvent], seat: int | None, *, open_log: bool = False) -> list[dict[str, Any]]:
+def redact_log(
+    game_type: str, events: Iterable[RecordedEvent], seat: int | None, *, open_log: bool = False
+) -> list[dict[str, Any]]:
     """Return an event log as `seat` may see it."""
     return [redact_event(game_type, event, seat, open_log=open_log) for event in events]

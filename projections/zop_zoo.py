@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.events import Event
 from domain.games.zop_zoo import board

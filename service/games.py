@@ -11,9 +11,10 @@ import hashlib
 import secrets
 import time
 import uuid
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
 from domain.chance import seed_commitment
 from domain.errors import RuleError
@@ -45,7 +46,7 @@ class IdempotencyKeyReused(RuleError):
 
 def utc_now() -> str:
     """Return the server time as recorded in events."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def token_sha256(token: str) -> str:
@@ -180,7 +181,9 @@ class GameService:
 
     # --- queries --------------------------------------------------------
 
-    def events_for(self, game_id: str, seat: int | None, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
+    def events_for(
+        self, game_id: str, seat: int | None, after: int = 0, upto: int | None = None
+    ) -> list[dict[str, Any]]:
         """Return the log after `after` as `seat` may see it (all of it once the game is over)."""
         game = self.repository.load(game_id)
         events = self.store.read(game_id, after=after, upto=upto)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from domain.game import FINISHED
 from domain.ratings import RatingTable, aggregate_id, decide_rated, identity, leaderboard, replay
@@ -84,4 +85,9 @@ class RatingService:
     def leaderboard(self, game_type: str, limit: int | None = None) -> dict[str, Any]:
         """Return a game type's leaderboard, best first."""
         table = self.table(game_type)
-        return {"game": game_type, "rated_games": table.rated_games, "version": table.version, "players": leaderboard(table, limit)}
+        return {
+            "game": game_type,
+            "rated_games": table.rated_games,
+            "version": table.version,
+            "players": leaderboard(table, limit),
+        }

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Callable, Generic, Iterable, Protocol, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Generic, Protocol, TypeVar
 
 from domain.events import RecordedEvent
 from domain.game import Game, replay

@@ -14,8 +14,9 @@ The stream is never trimmed: trimming deletes history.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import orjson
 from redis import Redis

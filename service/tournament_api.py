@@ -16,7 +16,12 @@ from flask import Blueprint, jsonify, request
 from domain.games import load_all
 from service.api import body, query, services
 from service.errors import ApiError
-from service.tournament_schemas import CreateTournamentSchema, LeaderboardQuerySchema, RecordResultSchema, RegisterSchema
+from service.tournament_schemas import (
+    CreateTournamentSchema,
+    LeaderboardQuerySchema,
+    RecordResultSchema,
+    RegisterSchema,
+)
 from service.tournaments import ORGANISER, TournamentNotFound, TournamentService
 
 tournaments = Blueprint("tournaments", __name__)

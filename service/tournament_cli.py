@@ -34,7 +34,9 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--game", required=True, help="game type, e.g. life-is-life")
     run.add_argument("--players", type=int, required=True)
     run.add_argument("--rounds", type=int, required=True)
-    run.add_argument("--bots", default="heuristic", help=f"comma-separated kinds dealt in turn ({', '.join(BOT_KINDS)})")
+    run.add_argument(
+        "--bots", default="heuristic", help=f"comma-separated kinds dealt in turn ({', '.join(BOT_KINDS)})"
+    )
     run.add_argument("--format", default="swiss", choices=FORMATS)
     run.add_argument("--seed", default=None, help="fixes every pairing and deal")
 

@@ -7,7 +7,8 @@ seat tokens cannot — like a game's seed they are secrets that no event holds.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from redis import Redis
 

@@ -23,8 +23,9 @@ import re
 import secrets
 import time
 import uuid
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from domain.chance import seed_commitment
 from domain.events import canonical_json

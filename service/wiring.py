@@ -12,8 +12,8 @@ from rq import Queue
 
 from service.archive import ArchiveService
 from service.games import GameService
-from service.repository import GameRepository
 from service.ratings import RatingService
+from service.repository import GameRepository
 from service.store import Directory, EventStore
 from service.tournament_wiring import wire_tournaments
 from service.tournaments import TournamentService

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 import warnings
-from typing import Iterator
+from collections.abc import Iterator
 
 import fakeredis
 import pytest

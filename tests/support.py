@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from domain.chance import seed_commitment
 from domain.events import GENESIS_HASH, Event, RecordedEvent, record

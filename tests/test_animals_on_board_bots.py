@@ -9,7 +9,6 @@ import pytest
 
 from domain.games.animals_on_board import RULES
 from domain.games.animals_on_board.state import State
-
 from projections import animals_on_board as projection
 from projections.game import game_view
 from tests.support import new_table, play_bots

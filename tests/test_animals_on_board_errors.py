@@ -17,7 +17,10 @@ CENTRE = [["panda-1", "tiger-2", "lion-3"], ["fox-1"]]
 @pytest.mark.parametrize(
     "action, message",
     [
-        ({"type": "split", "group": 0, "first": ["panda-1", "tiger-2", "lion-3"]}, "the second new group would be empty"),
+        (
+            {"type": "split", "group": 0, "first": ["panda-1", "tiger-2", "lion-3"]},
+            "the second new group would be empty",
+        ),
         ({"type": "split", "group": 0, "first": []}, "the first new group would be empty"),
         ({"type": "split", "group": 0, "first": ["fox-1"]}, "tile 'fox-1' is not in group 0"),
         ({"type": "split", "group": 0, "first": ["zebra-9"]}, "tile 'zebra-9' is not in group 0"),
@@ -45,7 +48,11 @@ def test_bad_actions_are_refused_with_the_rule(action: dict[str, Any], message: 
 
 def test_a_player_who_dropped_out_may_not_act() -> None:
     state = make_state(CENTRE, crates=[2, 1, 1], arks=[(), (), ()], current=1, dropped=[0])
-    for action in ({"type": "take", "group": 1}, {"type": "split", "group": 0, "first": ["panda-1"]}, {"type": "forfeit"}):
+    for action in (
+        {"type": "take", "group": 1},
+        {"type": "split", "group": 0, "first": ["panda-1"]},
+        {"type": "forfeit"},
+    ):
         with pytest.raises(RuleError, match="seat 0 took a group and dropped out of this round"):
             play(state, 0, action)
 

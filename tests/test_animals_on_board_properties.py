@@ -45,6 +45,7 @@ def strings(value: Any) -> set[str]:
 
 def swapped(state: State, a: str, b: str) -> State:
     """Return the state with tiles a and b exchanged everywhere."""
+
     def sw(t: str | None) -> str | None:
         return b if t == a else a if t == b else t
 

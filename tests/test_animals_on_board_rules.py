@@ -287,9 +287,7 @@ def test_more_species_breaks_a_tie_and_a_full_tie_is_shared() -> None:
 
 
 def test_the_views_show_the_final_scoring_breakdown() -> None:
-    state = make_state(
-        [["lion-1"]], arks=[["panda-1", "panda-2", "panda-3"], ["fox-5"]], phase=BETWEEN, game_over=True
-    )
+    state = make_state([["lion-1"]], arks=[["panda-1", "panda-2", "panda-3"], ["fox-5"]], phase=BETWEEN, game_over=True)
     state, _ = step(state)
     view = projection.seat_view(state, None)
     assert view["phase"] == OVER

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from functools import reduce
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from domain.chance import Chance
 from domain.events import Event

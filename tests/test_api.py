@@ -56,7 +56,9 @@ def test_every_legal_action_can_be_posted_back_verbatim_to_the_end(client, game)
         seat = view["to_act"][0]
         mine = client.get(f"/games/{game['id']}", headers=auth(game["tokens"][seat])).json
         response = client.post(
-            f"/games/{game['id']}/actions", json={"action": mine["legal_actions"][-1]}, headers=auth(game["tokens"][seat])
+            f"/games/{game['id']}/actions",
+            json={"action": mine["legal_actions"][-1]},
+            headers=auth(game["tokens"][seat]),
         )
         assert response.status_code == 200, response.json
         view = client.get(f"/games/{game['id']}").json
@@ -139,7 +141,9 @@ def test_a_token_of_another_game_is_403_on_every_route(client, game):
     assert client.get(f"/games/{game['id']}", headers=auth(token)).status_code == 403
     assert client.get(f"/games/{game['id']}/events", headers=auth(token)).status_code == 403
     assert client.get(f"/games/{game['id']}/export", headers=auth(token)).status_code == 403
-    response = client.post(f"/games/{game['id']}/actions", json={"action": {"type": "add", "n": 1}}, headers=auth(token))
+    response = client.post(
+        f"/games/{game['id']}/actions", json={"action": {"type": "add", "n": 1}}, headers=auth(token)
+    )
     assert response.status_code == 403 and error_code(response) == "wrong_game"
     check_response("/games/{id}/actions", "post", response)
     assert stream_length(client, game["id"]) == game["version"]

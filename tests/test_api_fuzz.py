@@ -14,7 +14,11 @@ from service.wiring import build
 GAMES = {"life-is-life": 3, "animals-on-board": 2, "bloede-kuh": 3, "zop-zoo": 2}
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 70) | st.text(max_size=12) | st.sampled_from(["cat", "hidden", "w:yak", "draw"]),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 70)
+    | st.text(max_size=12)
+    | st.sampled_from(["cat", "hidden", "w:yak", "draw"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=8,
 )

@@ -30,7 +30,9 @@ def play_as_generic_client(client, game_type: str, seats: int, seed: str) -> tup
         assert view.json["to_act"] == [0] or 0 in view.json["to_act"], "bots must have moved before answering"
         action = rng.choice(view.json["legal_actions"])
         posted = client.post(
-            f"/games/{game_id}/actions", json={"action": action, "expected_version": view.json["version"]}, headers=headers
+            f"/games/{game_id}/actions",
+            json={"action": action, "expected_version": view.json["version"]},
+            headers=headers,
         )
         check_response("/games/{id}/actions", "post", posted)
         assert posted.status_code == 200, posted.json

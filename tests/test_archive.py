@@ -40,7 +40,11 @@ def export(client, game_id: str, headers: dict | None = None) -> list[dict]:
 
 def test_a_seat_sees_its_own_past_and_nothing_more(client):
     game_id, token = new_game(client)
-    dealt = next(e for e in client.get(f"/games/{game_id}/events", headers=auth(token)).json["events"] if e["type"] == "PhaseDealt")
+    dealt = next(
+        e
+        for e in client.get(f"/games/{game_id}/events", headers=auth(token)).json["events"]
+        if e["type"] == "PhaseDealt"
+    )
     view = client.get(f"/games/{game_id}", headers=auth(token)).json
     client.post(f"/games/{game_id}/actions", json={"action": view["legal_actions"][0]}, headers=auth(token))
     mine = client.get(f"/games/{game_id}?at={dealt['seq']}", headers=auth(token))

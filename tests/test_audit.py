@@ -21,7 +21,9 @@ GAMES = {"life-is-life": 4, "animals-on-board": 3, "bloede-kuh": 4, "zop-zoo": 3
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
 def finished(request) -> list[dict]:
-    table = play_randomly(new_table(request.param, GAMES[request.param], seed=f"audit-{request.param}"), random.Random(7))
+    table = play_randomly(
+        new_table(request.param, GAMES[request.param], seed=f"audit-{request.param}"), random.Random(7)
+    )
     return [event.to_dict() for event in table.log]
 
 

@@ -26,7 +26,9 @@ def test_bots_finish_games(seats: int, kinds: str) -> None:
 def test_the_heuristic_beats_random_play_more_often_than_not() -> None:
     wins = 0
     for game in range(12):
-        table = play_bots(new_table("bloede-kuh", 4, seed=f"duel-{game}"), ["heuristic", "random", "heuristic", "random"])
+        table = play_bots(
+            new_table("bloede-kuh", 4, seed=f"duel-{game}"), ["heuristic", "random", "heuristic", "random"]
+        )
         places = table.game.result["places"]
         wins += min(places[0], places[2]) < min(places[1], places[3])
     assert wins >= 8

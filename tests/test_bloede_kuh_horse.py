@@ -24,7 +24,10 @@ def horse_pending():
 def test_every_seat_with_cards_must_choose(horse_pending) -> None:
     assert RULES.to_act(horse_pending) == {0, 1, 2, 3}
     assert RULES.legal_actions(horse_pending, 1) == [{"type": "pass_card", "card": "cow"}]
-    assert RULES.legal_actions(horse_pending, 0) == [{"type": "pass_card", "card": "sheep"}, {"type": "pass_card", "card": "pig"}]
+    assert RULES.legal_actions(horse_pending, 0) == [
+        {"type": "pass_card", "card": "sheep"},
+        {"type": "pass_card", "card": "pig"},
+    ]
 
 
 def test_only_seats_with_cards_are_asked() -> None:
@@ -62,7 +65,12 @@ def test_a_choice_is_seen_only_by_its_chooser_until_the_pass(horse_pending) -> N
     assert redact(chosen, 2) == {"seat": 2, "card": "pig"}
     for viewer in (0, 1, 3, None):
         assert redact(chosen, viewer) == {"seat": 2}
-    assert seat_view(state, 2)["pending"] == {"choice": "horse", "waiting": [0, 1, 3], "chosen": [2], "your_card": "pig"}
+    assert seat_view(state, 2)["pending"] == {
+        "choice": "horse",
+        "waiting": [0, 1, 3],
+        "chosen": [2],
+        "your_card": "pig",
+    }
     for viewer in (0, 1, 3, None):
         assert seat_view(state, viewer)["pending"] == {"choice": "horse", "waiting": [0, 1, 3], "chosen": [2]}
 

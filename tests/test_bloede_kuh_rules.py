@@ -28,7 +28,9 @@ def test_the_deal_gives_nine_cards_each_and_the_rest_is_the_draw_pile(seats: int
     assert [sum(h) for h in state.hands] == [9] * seats
     assert len(state.draw) == DECK_SIZE - 9 * seats
     assert cards_in_play(state) == 72
-    totals = [sum(h[i] for h in state.hands) + state.draw.count(s) for i, s in enumerate(("sheep", "pig", "horse", "cow"))]
+    totals = [
+        sum(h[i] for h in state.hands) + state.draw.count(s) for i, s in enumerate(("sheep", "pig", "horse", "cow"))
+    ]
     assert totals == [18, 18, 18, 18]
     assert state.round == 1 and state.discard == ()
     assert state.turn == (state.dealer + 1) % seats
@@ -57,7 +59,9 @@ def test_a_sheep_has_no_action_and_the_left_neighbour_is_next() -> None:
 
 
 def test_a_pig_makes_only_the_left_neighbour_choose() -> None:
-    events, after = play(position("pig cow", "sheep", "horse", draw="cow", turn=0), 0, {"type": "discard", "card": "pig"})
+    events, after = play(
+        position("pig cow", "sheep", "horse", draw="cow", turn=0), 0, {"type": "discard", "card": "pig"}
+    )
     assert types(events) == ["CardDiscarded", "ChoiceAwaited"]
     assert events[-1].data == {"choice": "pig", "seats": [1]}
     assert RULES.to_act(after) == {1}
@@ -66,7 +70,9 @@ def test_a_pig_makes_only_the_left_neighbour_choose() -> None:
 
 
 def test_the_left_neighbour_of_a_pig_takes_the_top_of_the_discard_pile() -> None:
-    _, waiting = play(position("pig cow", "sheep", "horse", draw="cow", discard="horse"), 0, {"type": "discard", "card": "pig"})
+    _, waiting = play(
+        position("pig cow", "sheep", "horse", draw="cow", discard="horse"), 0, {"type": "discard", "card": "pig"}
+    )
     events, after = play(waiting, 1, {"type": "take", "from": "discard"})
     assert types(events) == ["CardTaken", "TurnEnded"]
     assert events[0].data == {"seat": 1, "from": "discard", "card": "pig"}
@@ -75,7 +81,9 @@ def test_the_left_neighbour_of_a_pig_takes_the_top_of_the_discard_pile() -> None
 
 
 def test_the_left_neighbour_of_a_pig_may_take_the_top_of_the_draw_pile() -> None:
-    _, waiting = play(position("sheep", "horse", "pig cow", draw="sheep cow", turn=2), 2, {"type": "discard", "card": "pig"})
+    _, waiting = play(
+        position("sheep", "horse", "pig cow", draw="sheep cow", turn=2), 2, {"type": "discard", "card": "pig"}
+    )
     assert RULES.to_act(waiting) == {0}, "seat 0 is the left neighbour of the last seat"
     events, after = play(waiting, 0, {"type": "take", "from": "draw"})
     assert events[0].data == {"seat": 0, "from": "draw", "card": "cow"}
@@ -254,12 +262,16 @@ def test_minus_points(cards_left: list[int], minus: list[int]) -> None:
 # --- rounds and the end of the game --------------------------------------------------
 
 
-def between(round_: int, ender: int, seats: int = 4, nwi: tuple[NwiCard, ...] = (), minus: tuple[int, ...] | None = None) -> State:
+def between(
+    round_: int, ender: int, seats: int = 4, nwi: tuple[NwiCard, ...] = (), minus: tuple[int, ...] | None = None
+) -> State:
     """Build a state just after a round was scored."""
     minus = minus or (0,) * seats
     result = RoundResult(round_, ender, (0,) * seats, minus, ())
     phase = OVER if round_ == 3 else BETWEEN
-    return State(seats=seats, round=round_, phase=phase, choices=(None,) * seats, nwi=nwi, minus=minus, results=(result,))
+    return State(
+        seats=seats, round=round_, phase=phase, choices=(None,) * seats, nwi=nwi, minus=minus, results=(result,)
+    )
 
 
 def test_the_player_who_ended_the_round_deals_the_next_and_the_left_neighbour_starts() -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import reduce
-from typing import Any, Mapping
+from typing import Any
 
 from domain.chance import Chance
 from domain.events import Event
@@ -56,7 +57,13 @@ def hand(state: State, seat: int) -> list[str]:
 
 def game_at(state: State) -> Game:
     """Wrap a rules state in an active game aggregate, to go through the core's execute."""
-    return Game(id="g", type="bloede-kuh", status=ACTIVE, seats=tuple(Seat(name=f"p{i}") for i in range(state.seats)), rules_state=state)
+    return Game(
+        id="g",
+        type="bloede-kuh",
+        status=ACTIVE,
+        seats=tuple(Seat(name=f"p{i}") for i in range(state.seats)),
+        rules_state=state,
+    )
 
 
 def cards_in_play(state: State) -> int:

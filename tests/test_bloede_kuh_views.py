@@ -10,7 +10,9 @@ from tests.test_bloede_kuh_support import play, position
 
 
 def test_a_seat_sees_its_hand_the_counts_and_the_public_piles() -> None:
-    state = position("pig pig cow", "sheep", "horse horse", draw="cow sheep", discard="pig horse", nwi=(NwiCard("cow", 1, 2),))
+    state = position(
+        "pig pig cow", "sheep", "horse horse", draw="cow sheep", discard="pig horse", nwi=(NwiCard("cow", 1, 2),)
+    )
     view = seat_view(state, 0)
     assert view["hand"] == {"sheep": 0, "pig": 2, "horse": 0, "cow": 1}
     assert view["hand_counts"] == [3, 1, 2]

@@ -49,7 +49,9 @@ def recorded_history(games: list[tuple[list[str], list[int]]]) -> tuple[RatingTa
     table, log = RatingTable(game="x"), []
     for n, (players, places) in enumerate(games):
         event = decide_rated(table, f"g{n}", players, places)
-        batch = record([event], after_seq=table.version, previous_hash=table.last_hash, time="t", command_id="c", command=None)
+        batch = record(
+            [event], after_seq=table.version, previous_hash=table.last_hash, time="t", command_id="c", command=None
+        )
         batch = [RecordedEvent.from_dict(json.loads(json.dumps(e.to_dict()))) for e in batch]
         table = replay(batch, table)
         log += batch

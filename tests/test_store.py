@@ -12,7 +12,9 @@ from service.store import EventStore, VersionConflict
 
 def batch(n: int, after: int = 0, previous: str = GENESIS_HASH, tag: str = "x") -> list:
     events = [Event("Noted", {"i": after + i, "tag": tag}, 0) for i in range(n)]
-    return record(events, after_seq=after, previous_hash=previous, time="t", command_id=f"c{after}", command={"kind": "act"})
+    return record(
+        events, after_seq=after, previous_hash=previous, time="t", command_id=f"c{after}", command={"kind": "act"}
+    )
 
 
 def test_an_appended_batch_reads_back_in_order(redis_client, prefix):

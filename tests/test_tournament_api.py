@@ -39,7 +39,9 @@ def play_my_games(client, tournament_id: str, token: str) -> None:
     for mine in view(client, tournament_id, token)["your_games"]:
         seat_auth = auth(mine["token"])
         while (game := client.get(f"/games/{mine['game_id']}", headers=seat_auth).json)["status"] != "finished":
-            posted = client.post(f"/games/{mine['game_id']}/actions", json={"action": game["legal_actions"][0]}, headers=seat_auth)
+            posted = client.post(
+                f"/games/{mine['game_id']}/actions", json={"action": game["legal_actions"][0]}, headers=seat_auth
+            )
             assert posted.status_code == 200, posted.json
 
 
@@ -112,12 +114,16 @@ def test_the_organiser_may_record_a_finished_game_at_once(client, fake_services)
     listeners.extend(saved)
     game_id = fake_services.tournaments.load(tournament["id"]).current.tables[0].game_id
     response = client.post(
-        f"/tournaments/{tournament['id']}/results", json={"game_id": game_id}, headers=auth(tournament["organiser_token"])
+        f"/tournaments/{tournament['id']}/results",
+        json={"game_id": game_id},
+        headers=auth(tournament["organiser_token"]),
     )
     assert response.status_code == 200 and response.json["status"] == "finished"
     check_response("/tournaments/{tournament_id}/results", "post", response)
     again = client.post(
-        f"/tournaments/{tournament['id']}/results", json={"game_id": game_id}, headers=auth(tournament["organiser_token"])
+        f"/tournaments/{tournament['id']}/results",
+        json={"game_id": game_id},
+        headers=auth(tournament["organiser_token"]),
     )
     assert again.status_code == 422 and again.json["error"]["code"] == "result_already_recorded"
 
@@ -159,7 +165,14 @@ def test_starting_with_too_few_players_or_twice_is_refused(client):
     register(client, tournament, name="ann")
     start = f"/tournaments/{tournament['id']}/start"
     before = version(client, tournament)
-    refused(client, tournament, client.post(start, headers=auth(tournament["organiser_token"])), 422, "too_few_players", before)
+    refused(
+        client,
+        tournament,
+        client.post(start, headers=auth(tournament["organiser_token"])),
+        422,
+        "too_few_players",
+        before,
+    )
     register(client, tournament, name="bob")
     assert client.post(start, headers=auth(tournament["organiser_token"])).status_code == 200
     refused(client, tournament, client.post(start, headers=auth(tournament["organiser_token"])), 422, "already_started")
@@ -218,4 +231,6 @@ def test_unknown_tournaments_and_game_types_are_a_404_and_bad_bodies_a_400(clien
     assert client.post(f"/tournaments/{casual['id']}/register", json={"name": "x"}).status_code == 404
     both = client.post(f"/tournaments/{full['id']}/register", json={"name": "x", "bot": "random"})
     assert both.status_code == 400
-    assert client.post(f"/tournaments/{full['id']}/register", data="{", content_type="application/json").status_code == 400
+    assert (
+        client.post(f"/tournaments/{full['id']}/register", data="{", content_type="application/json").status_code == 400
+    )

@@ -8,7 +8,9 @@ from service.cli import main
 def test_tournament_run_prints_a_progress_bar_and_the_final_standings(monkeypatch, capsys):
     monkeypatch.delenv("REDIS_URL", raising=False)
     monkeypatch.setenv("MENAGERIE_PREFIX", "cli-test")
-    code = main(["tournament", "run", "--game", "toy", "--players", "5", "--rounds", "2", "--bots", "random", "--seed", "c1"])
+    code = main(
+        ["tournament", "run", "--game", "toy", "--players", "5", "--rounds", "2", "--bots", "random", "--seed", "c1"]
+    )
     out, err = capsys.readouterr()
     assert code == 0
     assert "4/4 games" in err and "[" + "#" * 30 + "]" in err

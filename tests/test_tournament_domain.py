@@ -104,7 +104,9 @@ def test_a_result_for_a_game_not_in_the_tournament_is_refused():
     ledger.register(*"abc")
     ledger.start()
     ledger.link_all()
-    error = refused(ledger, {"kind": "record", "results": [{"game_id": "elsewhere", "places": [1, 2, 3]}]}, GameNotInTournament)
+    error = refused(
+        ledger, {"kind": "record", "results": [{"game_id": "elsewhere", "places": [1, 2, 3]}]}, GameNotInTournament
+    )
     assert error.code == "game_not_in_tournament" and error.details == {"game_id": "elsewhere"}
 
 
@@ -115,7 +117,9 @@ def test_a_result_is_recorded_once_and_a_table_linked_once():
     ledger.link_all()
     game_id = ledger.tournament.current.tables[0].game_id
     ledger.run({"kind": "record", "results": [{"game_id": game_id, "places": [1, 2, 3, 4]}]})
-    refused(ledger, {"kind": "record", "results": [{"game_id": game_id, "places": [1, 2, 3, 4]}]}, ResultAlreadyRecorded)
+    refused(
+        ledger, {"kind": "record", "results": [{"game_id": game_id, "places": [1, 2, 3, 4]}]}, ResultAlreadyRecorded
+    )
     refused(ledger, {"kind": "link", "round": 1, "table": 0, "game_id": "again"}, TableAlreadyLinked)
 
 

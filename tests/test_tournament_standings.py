@@ -46,7 +46,12 @@ def test_a_bye_is_worth_the_mean_of_the_largest_tables_row():
 def hand_made(rounds: list[list[tuple[tuple[int, ...], tuple[int, ...]]]], players: int, ratings=None) -> Tournament:
     """A tournament of 3-seat tables with the default row, from (entrants, places) per table."""
     played = tuple(
-        Round(n + 1, (), MappingProxyType(ratings or {}), tuple(Table(i, e, f"g{n}{i}", p) for i, (e, p) in enumerate(tables)))
+        Round(
+            n + 1,
+            (),
+            MappingProxyType(ratings or {}),
+            tuple(Table(i, e, f"g{n}{i}", p) for i, (e, p) in enumerate(tables)),
+        )
         for n, tables in enumerate(rounds)
     )
     entrants = tuple(Entrant(i, "ABCDEF"[i]) for i in range(players))

@@ -13,7 +13,9 @@ from workers.bots.zop_zoo import heuristic
 
 def choose(state: ZooState) -> dict:
     """Return the heuristic's action for the player to act, given only that seat's view."""
-    game = Game(id="g", type="zop-zoo", status=ACTIVE, rules_state=state, seats=tuple(Seat(f"p{i}") for i in range(state.seats)))
+    game = Game(
+        id="g", type="zop-zoo", status=ACTIVE, rules_state=state, seats=tuple(Seat(f"p{i}") for i in range(state.seats))
+    )
     view = game_view(game, state.turn)
     return heuristic(view, view["legal_actions"], random.Random(0))
 

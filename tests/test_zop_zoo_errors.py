@@ -40,8 +40,18 @@ MOLE_ON_PILE = table([["w:lion", "w:eagle"], ["w:zebra"]], discard=["b:mole-1"],
         (SPENT_ON_PILE, {"type": "give", "card": "w:lion", "to": 1}, RuleError, "HYENA .* is spent"),
         (PLAIN, {"type": "give", "card": "w:lion", "to": 1}, NotOnOffer, "no specialty card to use now"),
         # cards that are not worth points, or not there
-        (RACCOON_ON_PILE, {"type": "take_card", "card": "w:octopus", "from": 1}, RuleError, "w:octopus is not worth points"),
-        (RACCOON_ON_PILE, {"type": "take_card", "card": "w:lion", "from": 1}, RuleError, "w:lion is not in seat 1's row"),
+        (
+            RACCOON_ON_PILE,
+            {"type": "take_card", "card": "w:octopus", "from": 1},
+            RuleError,
+            "w:octopus is not worth points",
+        ),
+        (
+            RACCOON_ON_PILE,
+            {"type": "take_card", "card": "w:lion", "from": 1},
+            RuleError,
+            "w:lion is not in seat 1's row",
+        ),
         (RACCOON_ON_PILE, {"type": "take_card", "card": "w:zebra", "from": 0}, RuleError, "with another player"),
         (RACCOON_ON_PILE, {"type": "take_card", "card": "w:zebra", "from": "1"}, RuleError, "'from': a seat number"),
         (RACCOON_ON_PILE, {"type": "take_card", "card": "w:zebra", "from": True}, RuleError, "'from': a seat number"),
@@ -100,7 +110,9 @@ TYPES = st.sampled_from(["draw", "take_discard", "place_wild", "use_mole", "decl
     kind=TYPES | JSON,
     fields=st.dictionaries(KEYS, JSON, max_size=4),
 )
-def test_any_action_a_client_can_send_is_played_or_refused_with_a_rule_error(state: Any, kind: Any, fields: dict) -> None:
+def test_any_action_a_client_can_send_is_played_or_refused_with_a_rule_error(
+    state: Any, kind: Any, fields: dict
+) -> None:
     try:
         act(state, {**fields, "type": kind})
     except RuleError:
@@ -108,7 +120,12 @@ def test_any_action_a_client_can_send_is_played_or_refused_with_a_rule_error(sta
 
 
 @settings(max_examples=200, deadline=None)
-@given(deck=st.sampled_from(["white", "black"]), index=st.integers(0, 51), key=KEYS | st.sampled_from(["kind", "id", "animal", "category", "value"]), value=JSON)
+@given(
+    deck=st.sampled_from(["white", "black"]),
+    index=st.integers(0, 51),
+    key=KEYS | st.sampled_from(["kind", "id", "animal", "category", "value"]),
+    value=JSON,
+)
 def test_any_card_set_is_accepted_or_refused_with_an_options_error(deck: str, index: int, key: str, value: Any) -> None:
     raw = bundled()
     raw[deck][index][key] = value

@@ -73,7 +73,11 @@ def test_no_view_or_redacted_event_shows_the_black_decks_order(seats: int, seed:
             assert view == seat_view(reordered, viewer)
             assert "black_deck" not in view
 
-    table = play(new_table("zop-zoo", seats, {"target": 300}, seed=seed), randomly(random.Random(moves)), same_view_whatever_the_order)
+    table = play(
+        new_table("zop-zoo", seats, {"target": 300}, seed=seed),
+        randomly(random.Random(moves)),
+        same_view_whatever_the_order,
+    )
     for viewer in [None, *range(seats)]:
         for event in redact_log("zop-zoo", table.log, viewer):
             assert "deck" not in event["data"]

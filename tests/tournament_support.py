@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from domain.chance import seed_commitment
 from domain.events import RecordedEvent
@@ -45,7 +46,9 @@ class Ledger:
             game_id = f"g{current.number}-{table.number}"
             self.run({"kind": "link", "round": current.number, "table": table.number, "game_id": game_id})
 
-    def finish_round(self, places_by_table: Sequence[Sequence[int]], ratings: Mapping[str, float] | None = None) -> list[RecordedEvent]:
+    def finish_round(
+        self, places_by_table: Sequence[Sequence[int]], ratings: Mapping[str, float] | None = None
+    ) -> list[RecordedEvent]:
         """Record every table's places (in table order) in one batch."""
         current = self.tournament.current
         assert current is not None

@@ -7,8 +7,9 @@ move the system must "score" (a system step) before play goes on.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from domain.chance import Chance
 from domain.errors import RuleError
@@ -47,7 +48,9 @@ class ToyRules:
 
     def evolve(self, state: Any, event: Event) -> Any:
         if event.type == "SecretsDealt":
-            return ToyState(seats=len(event.data["secrets"]), secrets=tuple(event.data["secrets"]), goal=event.data["goal"])
+            return ToyState(
+                seats=len(event.data["secrets"]), secrets=tuple(event.data["secrets"]), goal=event.data["goal"]
+            )
         if event.type == "Added":
             return replace(
                 state,

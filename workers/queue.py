@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable
 
 from rq import Queue, Retry
 
@@ -18,7 +18,9 @@ def step_job_id(prefix: str, game_id: str, version: int) -> str:
     return f"{prefix}-step-{game_id}-{version}"
 
 
-def enqueue_job(queue: Queue, function: str, *args: object, prefix: str, job_id: str, job_timeout: int | None = None) -> None:
+def enqueue_job(
+    queue: Queue, function: str, *args: object, prefix: str, job_id: str, job_timeout: int | None = None
+) -> None:
     """Enqueue an idempotent job with the project's one policy: a deterministic id, retries, kept results."""
     queue.enqueue(
         function,

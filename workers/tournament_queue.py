@@ -7,7 +7,7 @@ replays, re-checks every game of the round and appends with the version it read.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from rq import Queue
 

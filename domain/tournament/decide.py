@@ -16,8 +16,9 @@ recorded so that the rating tiebreak is part of the tournament's own history.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import reduce
-from typing import Any, Mapping
+from typing import Any
 
 from domain.chance import Chance, seed_commitment
 from domain.events import SYSTEM, Event
@@ -116,7 +117,9 @@ def register(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
     if any(entrant.name.casefold() == name.casefold() for entrant in tournament.entrants):
         raise AlreadyRegistered(f"{name!r} is already registered", name=name)
     if len(tournament.entrants) >= tournament.max_players:
-        raise TournamentFull(f"the tournament is full ({tournament.max_players} players)", max_players=tournament.max_players)
+        raise TournamentFull(
+            f"the tournament is full ({tournament.max_players} players)", max_players=tournament.max_players
+        )
     entrant = len(tournament.entrants)
     data = {"entrant": entrant, "name": name, "bot": bot, "token_sha256": command.get("token_sha256")}
     return [Event("PlayerRegistered", data, SYSTEM)]
@@ -165,11 +168,18 @@ def record_results(tournament: Tournament, command: Mapping[str, Any], seed: str
                 game_id=result["game_id"],
             )
         if table.places is not None or table.number in seen:
-            raise ResultAlreadyRecorded(f"the result of game {table.game_id} is already recorded", game_id=table.game_id)
+            raise ResultAlreadyRecorded(
+                f"the result of game {table.game_id} is already recorded", game_id=table.game_id
+            )
         if len(result["places"]) != len(table.entrants):
             raise TournamentError("a result has one place per seat", game_id=table.game_id)
         seen.add(table.number)
-        data = {"round": current.number, "table": table.number, "game_id": table.game_id, "places": list(result["places"])}
+        data = {
+            "round": current.number,
+            "table": table.number,
+            "game_id": table.game_id,
+            "places": list(result["places"]),
+        }
         events.append(Event("ResultRecorded", data, SYSTEM))
     after = reduce(apply, events, tournament)
     assert after.current is not None

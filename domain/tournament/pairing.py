@@ -21,8 +21,8 @@ version the round is decided at), and the outcome is recorded in the events.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Mapping, Sequence
 
 from domain.chance import Chance
 from domain.tournament.standings import points_by_entrant

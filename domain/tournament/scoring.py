@@ -9,8 +9,8 @@ largest table's row (30 by default): what an average placing earns.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Mapping, Sequence
 
 from domain.tournament.errors import InvalidTournament
 
@@ -29,7 +29,9 @@ def resolve(sizes: Sequence[int], custom: Mapping[str, Sequence[float]] | None) 
     custom = dict(custom or {})
     unknown = sorted(set(custom) - {str(size) for size in sizes})
     if unknown:
-        raise InvalidTournament(f"scoring given for table sizes that are not played: {', '.join(unknown)}", sizes=unknown)
+        raise InvalidTournament(
+            f"scoring given for table sizes that are not played: {', '.join(unknown)}", sizes=unknown
+        )
     rows: dict[str, list[float]] = {}
     for size in sizes:
         row = list(custom.get(str(size), default_row(size)))

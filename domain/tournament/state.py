@@ -16,10 +16,11 @@ Events (all past tense, all JSON-native):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import reduce
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from domain.events import GENESIS_HASH, Event, RecordedEvent
 from domain.ratings import identity
@@ -157,7 +158,9 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
         current = tournament.current
         assert current is not None
         table = Table(data["table"], tuple(data["entrants"]))
-        return replace(tournament, played=tournament.played[:-1] + (replace(current, tables=current.tables + (table,)),))
+        return replace(
+            tournament, played=tournament.played[:-1] + (replace(current, tables=current.tables + (table,)),)
+        )
     if event.type == "GameLinked":
         table = _table(tournament, data["table"])
         return _set_table(tournament, data["table"], replace(table, game_id=data["game_id"]))

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 BOT_KINDS = ("random", "heuristic")
 Bot = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]

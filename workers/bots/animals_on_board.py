@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.games.animals_on_board.tiles import HERD_POINTS, HIDDEN, MAX_CRATES, value_of
 
@@ -83,9 +84,7 @@ def _best_split(
         group = centre[g]
         for first in _candidates(ark, group, budget, last_round):
             rest = [t for t in group if t not in first]
-            value = max(
-                (_gain(ark, part, last_round) for part in (first, rest) if len(part) <= budget), default=-1.0
-            )
+            value = max((_gain(ark, part, last_round) for part in (first, rest) if len(part) <= budget), default=-1.0)
             if value > best[1]:
                 best = ({"type": "split", "group": g, "first": first}, value)
     return best

@@ -4,7 +4,8 @@ passes its worst card on a horse. It reads only its seat's view."""
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 # How much a single card is worth keeping: a pig sheds a card and burdens the
 # left neighbour, a sheep or horse sheds one, a cow only swaps (you draw again).

@@ -41,7 +41,8 @@ Rulings where RULES.md and the rulebook leave a case open:
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.chance import Chance
 from domain.events import Event

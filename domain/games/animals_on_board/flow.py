@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.chance import Chance
 from domain.errors import OptionsError
 from domain.events import Event
 from domain.games.animals_on_board.state import BETWEEN, KEEP, OVER, State, evolve
 from domain.games.animals_on_board.tiles import (
-    CRATES, DEALT, FACE_UP, SPECIES, SPECIES_IN_PLAY, START_CRATES, Departure, depart, ordered, tiles_of,
+    CRATES,
+    DEALT,
+    FACE_UP,
+    SPECIES,
+    SPECIES_IN_PLAY,
+    START_CRATES,
+    Departure,
+    depart,
+    ordered,
+    tiles_of,
 )  # fmt: skip
 from domain.rules import Result
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.chance import Chance
 from domain.errors import RuleError
@@ -66,7 +67,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
     """Validate a seat's action and return its events, or raise RuleError."""
     if not isinstance(action, Mapping):
-        raise RuleError("an action is a JSON object with a \"type\"")
+        raise RuleError('an action is a JSON object with a "type"')
     kind = action.get("type")
     if state.phase == OVER:
         raise RuleError("the game is over; the arks have departed")
@@ -142,7 +143,7 @@ def _split(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
 
 def _check_first(first: Any, names: list[str], g: int) -> None:
     if not isinstance(first, list) or not all(isinstance(n, str) for n in first):
-        raise RuleError(f"split: first must be a list of tile names from group {g} (the face-down tile is \"{HIDDEN}\")")
+        raise RuleError(f'split: first must be a list of tile names from group {g} (the face-down tile is "{HIDDEN}")')
     for name in first:
         if name not in names:
             raise RuleError(f"split: tile {name!r} is not in group {g}")

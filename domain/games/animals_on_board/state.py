@@ -91,7 +91,8 @@ def _kept(state: State, data: Any, actor: Any) -> State:
 
 def _revealed(state: State, data: Any, _: Any) -> State:
     players = tuple(
-        replace(p, tiles=(t,), hidden=frozenset({t})) for p, t in zip(state.players, state.kept)  # type: ignore[arg-type]
+        replace(p, tiles=(t,), hidden=frozenset({t}))
+        for p, t in zip(state.players, state.kept)  # type: ignore[arg-type]
     )
     centre = ordered(t for ts in data["tiles"] for t in ts)
     return replace(state, players=players, hands=(), centre=(centre,), phase=BETWEEN)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 SPECIES = (
     "elephant", "panda", "crocodile", "tiger", "giraffe", "lion",
@@ -53,7 +54,9 @@ def by_species(tiles: Iterable[str]) -> dict[str, list[str]]:
     groups: dict[str, list[str]] = defaultdict(list)
     for tile in tiles:
         groups[species_of(tile)].append(tile)
-    return {s: sorted(ts, key=value_of, reverse=True) for s, ts in sorted(groups.items(), key=lambda i: SPECIES.index(i[0]))}
+    return {
+        s: sorted(ts, key=value_of, reverse=True) for s, ts in sorted(groups.items(), key=lambda i: SPECIES.index(i[0]))
+    }
 
 
 def species_points(tiles: list[str]) -> int:

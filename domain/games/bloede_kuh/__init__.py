@@ -32,7 +32,8 @@ Rulings where RULES.md §3 and the rulebook leave a case open:
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.chance import Chance
 from domain.errors import RuleError

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 SPECIES = ("sheep", "pig", "horse", "cow")
 INDEX = {species: index for index, species in enumerate(SPECIES)}

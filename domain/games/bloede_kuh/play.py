@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.chance import Chance
 from domain.errors import RuleError
@@ -170,7 +171,9 @@ def _discard_pair(batch: _Batch, seat: int, card: str) -> None:
 def _pass(batch: _Batch, seat: int, action: Mapping[str, Any], chance: Chance) -> None:
     if not _sources(batch.state):
         if action.get("from") is not None:
-            raise RuleError("the draw pile and the discard pile are both empty: pass without 'from', the take is skipped")
+            raise RuleError(
+                "the draw pile and the discard pile are both empty: pass without 'from', the take is skipped"
+            )
         batch.emit("Passed", {"seat": seat})
     else:
         source = _source(action)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from domain.events import Event
 from domain.games.bloede_kuh.cards import NWI_VALUES, ROUNDS, Hand, change, hand_of
@@ -203,4 +204,3 @@ _HANDLERS: dict[str, Callable[[Any, Mapping[str, Any]], State]] = {
 def evolve(state: State | None, event: Event) -> State:
     """Apply one event; lists in the data become tuples, so a JSON round-trip folds the same."""
     return _HANDLERS[event.type](state, event.data)
-

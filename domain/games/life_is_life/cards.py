@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 # An animal's value equals its number of cards (RULES.md §1), highest first.
 VALUES: dict[str, int] = {

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from domain.events import Event
 from domain.games.life_is_life.cards import SPECIES, START_LIVES

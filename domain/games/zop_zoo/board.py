@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES, CardSet
 from domain.games.zop_zoo.state import PLAYING, Stack, ZooState

@@ -9,9 +9,10 @@ ANTI-minus to minus. Side bonus values come from their category.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from domain.errors import OptionsError
 
@@ -123,7 +124,12 @@ def _categories(raw: Any) -> dict[str, int]:
 
 
 def _deck(
-    raw: Mapping[str, Any], deck: str, kinds: tuple[str, ...], categories: Mapping[str, int], connect: int, cards: dict[str, Card]
+    raw: Mapping[str, Any],
+    deck: str,
+    kinds: tuple[str, ...],
+    categories: Mapping[str, int],
+    connect: int,
+    cards: dict[str, Card],
 ) -> tuple[str, ...]:
     items = raw.get(deck)
     if not isinstance(items, list) or not items:
@@ -164,7 +170,9 @@ def _card(item: Any, deck: str, kinds: tuple[str, ...], categories: Mapping[str,
     else:
         value = 0
     keeps_category = kind in ("category", "upper", "side_bonus")
-    return Card(card_id, deck, kind, animal, category if keeps_category else None, value, name or _label(kind, animal, category))
+    return Card(
+        card_id, deck, kind, animal, category if keeps_category else None, value, name or _label(kind, animal, category)
+    )
 
 
 def _label(kind: str, animal: str | None, category: str | None) -> str:

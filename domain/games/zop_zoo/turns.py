@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from domain.chance import Chance
 from domain.errors import RuleError
@@ -126,7 +127,9 @@ def _place_wild(batch: Batch, now: Pending, action: Mapping[str, Any], chance: C
 
 def _use_mole(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
     if now.decision != MOLE or now.card is None:
-        raise NotOnOffer("there is no MOLE on offer: use one just after drawing it, or when it tops the discard pile at your turn's start")
+        raise NotOnOffer(
+            "there is no MOLE on offer: use one just after drawing it, or when it tops the discard pile at your turn's start"
+        )
     state, seat = batch.now, batch.now.turn
     pile = state.discard if now.source == "deck" else state.discard[:-1]
     finds = board.dig_finds(state, seat, pile)
@@ -152,11 +155,15 @@ def _use_specialty(batch: Batch, now: Pending, action: Mapping[str, Any], chance
     if now.decision != SPECIALTY or now.card is None:
         top = state.top
         if state.fresh and top is not None and top in state.spent:
-            raise RuleError(f"the {_name(state, top)} on the discard pile is spent: each specialty card is used only once")
+            raise RuleError(
+                f"the {_name(state, top)} on the discard pile is spent: each specialty card is used only once"
+            )
         raise NotOnOffer("there is no specialty card to use now")
     expected = SPECIALTY_ACTIONS[state.cards[now.card].kind]
     if action["type"] != expected:
-        raise RuleError(f"the card to use is the {_name(state, now.card)}: its action is {expected}, not {action['type']}")
+        raise RuleError(
+            f"the card to use is the {_name(state, now.card)}: its action is {expected}, not {action['type']}"
+        )
     moves = _moves(state, seat, action)
     batch.emit("SpecialtyUsed", seat=seat, specialty=now.card, source=now.source, moves=moves)
     if check_win(batch):
