@@ -23,8 +23,8 @@ from redis import Redis  # noqa: E402
 
 from domain.events import GENESIS_HASH, Event, record  # noqa: E402
 from domain.game import replay  # noqa: E402
-from service.app import create_app  # noqa: E402
-from service.wiring import build  # noqa: E402
+from service.bootstrap import build  # noqa: E402
+from service.http import create_app  # noqa: E402
 
 N_APPENDS = 5000
 

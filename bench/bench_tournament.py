@@ -28,8 +28,8 @@ from domain.ratings import RatingTable, apply, decide_rated, replay  # noqa: E40
 from domain.tournament.pairing import meetings, plan_round, repeats  # noqa: E402
 from domain.tournament.scoring import resolve  # noqa: E402
 from domain.tournament.state import ACTIVE, Entrant, Round, Table, Tournament  # noqa: E402
-from service.tournament_cli import run_tournament  # noqa: E402
-from service.wiring import build  # noqa: E402
+from service.bootstrap import build  # noqa: E402
+from service.cli.tournament import run_tournament  # noqa: E402
 
 
 def bench_pairing(players: int = 1000, rounds: int = 5) -> None:

@@ -1,75 +1,152 @@
-"""One error shape, one status per error type: `{"error": {"code", "message", "details"}}`."""
+"""The service's typed errors, one base per kind of answer.
+
+The domain raises `domain.errors.DomainError`s (a move against the rules,
+options no game takes); this module adds what only the service knows of:
+unknown ids, tokens, stale versions, finished-game-only files. The HTTP layer
+maps each base to one status in one table (`service.http.errors`).
+"""
 
 from __future__ import annotations
 
-import logging
-from typing import Any
 
-from flask import Flask, jsonify
-from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+class ServiceError(Exception):
+    """Base of the service's own errors: a code, a message a person can read, and details."""
 
-from domain.errors import DomainError, OptionsError, RuleError
-from service.archive import GameInPlay
-from service.repository import GameNotFound
-from service.store import VersionConflict
+    code = "service_error"
 
-log = logging.getLogger(__name__)
-
-
-class ApiError(Exception):
-    """An error raised by the HTTP layer itself (auth, lookups)."""
-
-    def __init__(self, status: int, code: str, message: str, **details: Any) -> None:
+    def __init__(self, message: str, **details: object) -> None:
         super().__init__(message)
-        self.status, self.code, self.message, self.details = status, code, message, details
+        self.message = message
+        self.details = details
 
 
-def _body(status: int, code: str, message: str, details: Any = None) -> Any:
-    return jsonify({"error": {"code": code, "message": message, "details": details or {}}}), status
+class BadRequest(ServiceError):
+    """The request is malformed (HTTP 400)."""
+
+    code = "bad_request"
 
 
-def register_error_handlers(app: Flask) -> None:
-    """Map every error a request can raise to its status and JSON body."""
+class MalformedJson(BadRequest):
+    """The body is not a JSON object."""
 
-    @app.errorhandler(ApiError)
-    def _api(error: ApiError) -> Any:
-        return _body(error.status, error.code, error.message, error.details)
+    code = "malformed_json"
 
-    @app.errorhandler(ValidationError)
-    def _invalid(error: ValidationError) -> Any:
-        return _body(400, "invalid_request", "the request does not match its schema", error.messages)
 
-    @app.errorhandler(OptionsError)
-    def _options(error: OptionsError) -> Any:
-        return _body(400, error.code, error.message, error.details)
+class InvalidIdempotencyKey(BadRequest):
+    """The Idempotency-Key header is not 1 to 200 visible ASCII characters."""
 
-    @app.errorhandler(GameInPlay)
-    def _in_play(error: GameInPlay) -> Any:
-        return _body(403, error.code, error.message, error.details)
+    code = "invalid_idempotency_key"
 
-    @app.errorhandler(RuleError)
-    def _rule(error: RuleError) -> Any:
-        return _body(422, error.code, error.message, error.details)
 
-    @app.errorhandler(DomainError)
-    def _domain(error: DomainError) -> Any:
-        return _body(422, error.code, error.message, error.details)
+class UnknownGameType(BadRequest):
+    """A request names a game type that does not exist."""
 
-    @app.errorhandler(GameNotFound)
-    def _not_found(error: GameNotFound) -> Any:
-        return _body(404, "game_not_found", f"no game with id {error.args[0]!r}")
+    code = "unknown_game_type"
 
-    @app.errorhandler(VersionConflict)
-    def _conflict(error: VersionConflict) -> Any:
-        return _body(409, "version_conflict", str(error), {"expected": error.expected, "actual": error.actual})
 
-    @app.errorhandler(HTTPException)
-    def _http(error: HTTPException) -> Any:
-        code = (error.name or "error").lower().replace(" ", "_")
-        return _body(error.code or 500, code, error.description or error.name)
+class Unauthorized(ServiceError):
+    """The route needs a token the request does not carry (HTTP 401)."""
 
-    @app.errorhandler(Exception)
-    def _unexpected(error: Exception) -> Any:
-        log.exception("unexpected error")
-        return _body(500, "internal_error", "the server failed; nothing was changed unless a version moved")
+    code = "unauthorized"
+
+
+class MissingToken(Unauthorized):
+    """No Authorization header where one is needed."""
+
+    code = "missing_token"
+
+
+class UnknownToken(Unauthorized):
+    """The bearer token is not one this service handed out."""
+
+    code = "unknown_token"
+
+
+class Forbidden(ServiceError):
+    """The caller is known but may not do this (HTTP 403)."""
+
+    code = "forbidden"
+
+
+class WrongGame(Forbidden):
+    """A seat token of another game."""
+
+    code = "wrong_game"
+
+
+class WrongTournament(Forbidden):
+    """A token of another tournament."""
+
+    code = "wrong_tournament"
+
+
+class NotOrganiser(Forbidden):
+    """Only the organiser's token may do this."""
+
+    code = "not_organiser"
+
+
+class GameInPlay(Forbidden):
+    """What is asked for needs a finished game: its seed and hands are still secret."""
+
+    code = "game_in_play"
+
+
+class NotFound(ServiceError):
+    """No such thing (HTTP 404)."""
+
+    code = "not_found"
+
+
+class GameNotFound(NotFound):
+    """No game has that id."""
+
+    code = "game_not_found"
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game with id {game_id!r}")
+
+
+class TournamentNotFound(NotFound):
+    """No tournament has that id."""
+
+    code = "tournament_not_found"
+
+    def __init__(self, tournament_id: str) -> None:
+        super().__init__(f"no tournament with id {tournament_id!r}")
+
+
+class GameTypeNotFound(NotFound):
+    """A path names a game type that does not exist."""
+
+    code = "unknown_game_type"
+
+
+class VersionConflict(ServiceError):
+    """The stream moved on since the version the command was decided at (HTTP 409)."""
+
+    code = "version_conflict"
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, the stream is at version {actual}")
+        self.expected = expected
+        self.actual = actual
+        self.details = {"expected": expected, "actual": actual}
+
+
+class Refused(ServiceError):
+    """Well-formed, but the service will not do it (HTTP 422)."""
+
+    code = "refused"
+
+
+class IdempotencyKeyReused(Refused):
+    """The same Idempotency-Key came with a different request."""
+
+    code = "idempotency_key_reused"
+
+
+class ImportRefused(Refused):
+    """An export that cannot be imported."""
+
+    code = "import_refused"

@@ -11,8 +11,8 @@ import fakeredis
 import pytest
 import redis
 
-from service.app import create_app
-from service.wiring import Services, build
+from service.bootstrap import Services, build
+from service.http import create_app
 from tests import toy_game
 
 toy_game.install()

@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.app import create_app
-from service.wiring import build
+from service.bootstrap import build
+from service.http import create_app
 
 GAMES = {"life-is-life": 3, "animals-on-board": 2, "bloede-kuh": 3, "zop-zoo": 2}
 

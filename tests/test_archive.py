@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from service.app import create_app
 from service.cli import main as menagerie
+from service.http import create_app
 from tests.openapi_check import check_response
 
 FIXTURE = Path(__file__).parent / "fixtures" / "life_is_life_v1.ndjson"

@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from openapi_spec_validator import validate
 
-from service.app import create_app
+from service.http import create_app
 
 SPEC = yaml.safe_load((Path(__file__).parent.parent / "openapi.yaml").read_text())
 

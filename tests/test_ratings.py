@@ -19,8 +19,8 @@ from domain.ratings import (
     replay,
     verify,
 )
-from service.wiring import build
-from workers.tournament_queue import rate_job_id
+from service.adapters.jobs import rate_job_id
+from service.bootstrap import build
 
 
 def test_a_human_is_rated_by_seat_name_and_a_bot_by_kind():
@@ -118,7 +118,7 @@ def test_a_rating_job_delivered_twice_rates_once(redis_client, prefix):
     worker.work(burst=True)
     assert len(services.store.read(aggregate_id("toy"))) == 1
     # the same job again, as after a crash
-    queue.enqueue("workers.tournament_jobs.rate_game", game.id, prefix=prefix, job_id=rate_job_id(prefix, game.id))
+    queue.enqueue("workers.jobs.rate_game", game.id, prefix=prefix, job_id=rate_job_id(prefix, game.id))
     SimpleWorker([queue], connection=redis_client, name=f"{prefix}-worker").work(burst=True)
     assert len(services.store.read(aggregate_id("toy"))) == 1
 

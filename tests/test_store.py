@@ -7,7 +7,8 @@ import threading
 import pytest
 
 from domain.events import GENESIS_HASH, Event, chain_hash, record
-from service.store import EventStore, VersionConflict
+from service.adapters.store import EventStore
+from service.errors import VersionConflict
 
 
 def batch(n: int, after: int = 0, previous: str = GENESIS_HASH, tag: str = "x") -> list:

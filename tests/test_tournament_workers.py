@@ -8,8 +8,8 @@ from rq import Queue, SimpleWorker
 from domain.games import load_all
 from domain.ratings import aggregate_id, verify
 from domain.tournament import standings
-from service.wiring import build
-from workers.tournament_queue import progress_job_id
+from service.adapters.jobs import advance_job_id as progress_job_id
+from service.bootstrap import build
 
 GAMES = {"life-is-life": (3, 5), "animals-on-board": (2, 4), "bloede-kuh": (3, 6), "zop-zoo": (2, 6)}
 
@@ -54,7 +54,9 @@ def test_a_bot_tournament_runs_to_the_end_through_the_workers(redis_client, pref
     assert services.ratings.rebuild(game) == services.ratings.table(game)
     assert verify(services.store.read(aggregate_id(game)), game) == []
     fresh = build(redis_client, prefix, inline_jobs=False)  # a new process: no caches
-    assert fresh.tournaments.view(tournament_id) == services.tournaments.view(tournament_id)
+    assert fresh.tournaments.view(fresh.tournaments.load(tournament_id)) == services.tournaments.view(
+        services.tournaments.load(tournament_id)
+    )
     assert fresh.ratings.leaderboard(game) == services.ratings.leaderboard(game)
 
 
@@ -66,7 +68,7 @@ def test_a_tournament_step_delivered_again_changes_nothing(redis_client, prefix)
     assert services.tournaments.load(tournament_id).status == "finished"
     queue = Queue(prefix, connection=redis_client)
     queue.enqueue(
-        "workers.tournament_jobs.advance_tournament",
+        "workers.jobs.advance_tournament",
         tournament_id,
         prefix=prefix,
         job_id=progress_job_id(prefix, tournament_id, "again"),
@@ -83,6 +85,6 @@ def test_an_all_bot_tournament_runs_inline_with_byes_and_restricted_tables(servi
     assert all(len(r.byes) == 2 for r in tournament.played)
     byes = [e for r in tournament.played for e in r.byes]
     assert len(byes) == len(set(byes)), "no second bye while others have had none"
-    view = services.tournaments.view(tournament_id)
+    view = services.tournaments.view(services.tournaments.load(tournament_id))
     assert sum(line["byes"] for line in view["standings"]) == 6
     assert services.tournaments.rebuild(tournament_id) == tournament

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rq import Queue, SimpleWorker
 from rq.job import Job
 
-from service.wiring import build
-from workers.queue import step_job_id
+from service.adapters.jobs import step_job_id
+from service.bootstrap import build
 
 
 def rq_services(redis_client, prefix):

@@ -1,4 +1,4 @@
-"""Request schemas (marshmallow): every body is checked before it reaches a command."""
+"""Request schemas (marshmallow): every body and query is checked before it reaches a command."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from workers.bots import BOT_KINDS
+from domain.tournament.decide import MAX_PLAYERS, MAX_ROUNDS
+from domain.tournament.state import FORMATS
+
+BOT_KINDS = ("random", "heuristic")  # MERGE-TODO: from the game registry
 
 NAME = validate.Length(min=1, max=40)
 
@@ -75,3 +78,50 @@ class ViewQuerySchema(Schema):
 
     at = fields.Integer(validate=validate.Range(min=1), load_default=None)
     open = fields.Boolean(load_default=False)
+
+
+class CreateTournamentSchema(Schema):
+    """`POST /tournaments`."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = fields.String(required=True)
+    format = fields.String(validate=validate.OneOf(FORMATS), load_default="swiss")
+    rounds = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
+    table_sizes = fields.List(fields.Integer(strict=True), validate=validate.Length(min=1, max=8), load_default=None)
+    max_players = fields.Integer(strict=True, validate=validate.Range(min=2, max=MAX_PLAYERS), load_default=None)
+    scoring = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Float(validate=validate.Range(min=0, max=1_000_000))),
+        load_default=None,
+    )
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+
+
+class RegisterSchema(SeatSpecSchema):
+    """`POST /tournaments/{id}/register`: `{"name"}` a human, `{"bot"}` a bot (organiser only)."""
+
+    @validates_schema
+    def _one_of(self, data: dict[str, Any], **_: Any) -> None:
+        if ("name" in data) == ("bot" in data):
+            raise ValidationError("give a name (a human) or a bot kind, not both")
+
+
+class RecordResultSchema(Schema):
+    """`POST /tournaments/{id}/results`."""
+
+    class Meta:
+        unknown = RAISE
+
+    game_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+class LeaderboardQuerySchema(Schema):
+    """`GET /leaderboards/{game}` query."""
+
+    class Meta:
+        unknown = RAISE
+
+    limit = fields.Integer(validate=validate.Range(min=1, max=10_000), load_default=100)

@@ -8,25 +8,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from domain.audit import AuditReport, audit
-from domain.errors import DomainError
 from domain.events import RecordedEvent
 from domain.export import export_lines, header, is_complete, read_export
 from domain.game import FINISHED, replay
 from projections.game import redact_log
-from service.repository import GameRepository
-from service.store import Directory, EventStore, VersionConflict
-
-
-class GameInPlay(DomainError):
-    """What is asked for needs a finished game (HTTP 403)."""
-
-    code = "game_in_play"
-
-
-class ImportRefused(DomainError):
-    """An export that cannot be imported (HTTP 422 / CLI exit 1)."""
-
-    code = "import_refused"
+from service.adapters.cache import GameRepository
+from service.adapters.indexes import Directory
+from service.adapters.store import EventStore
+from service.errors import GameInPlay, ImportRefused, VersionConflict
 
 
 @dataclass
@@ -62,11 +51,12 @@ class ArchiveService:
         if not report.ok:
             raise ImportRefused(f"the game fails its audit at event {report.failed_at}: {report.reason}")
         game = replay(RecordedEvent.from_dict(event) for event in events)
+        if game.seed is None:
+            raise ImportRefused("the export does not reveal its seed")
         try:
             self.store.append_raw(game.id, events, expected_version=0)
         except VersionConflict:
             raise ImportRefused(f"a game with id {game.id} is already in the store") from None
-        assert game.seed is not None
         self.store.save_seed(game.id, game.seed)
         self.directory.add_game(game.id, time.time())
         return game.id

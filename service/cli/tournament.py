@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 import time
 import uuid
 from typing import Any, TextIO
 
 from domain.errors import DomainError
+from domain.game import Game
 from domain.tournament.decide import DEFAULT_SWISS_CAPACITY
 from domain.tournament.pairing import split
 from domain.tournament.state import FINISHED, FORMATS, ROUND_ROBIN
-from service.wiring import Services, build
-from workers.bots import BOT_KINDS
-from workers.queue import InlineJobs
+from service.adapters.jobs import InlineJobs
+from service.bootstrap import Services, from_env
+from service.http.schemas import BOT_KINDS
 
 BAR_WIDTH = 30
 
@@ -49,7 +49,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"--bots takes {', '.join(BOT_KINDS)}; not {', '.join(unknown) or 'nothing'}", file=sys.stderr)
         return 2
     logging.getLogger().setLevel(logging.WARNING)
-    services = _services()
+    services = from_env()
     try:
         standings = run_tournament(services, args.game, args.players, args.rounds, kinds, args.format, args.seed)
     except DomainError as error:
@@ -57,18 +57,6 @@ def main(args: argparse.Namespace) -> int:
         return 2
     print(format_standings(standings))
     return 0
-
-
-def _services() -> Services:
-    url = os.environ.get("REDIS_URL")
-    prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
-    if url:
-        from redis import Redis
-
-        return build(Redis.from_url(url), prefix, inline_jobs=False)
-    import fakeredis
-
-    return build(fakeredis.FakeRedis(), prefix, inline_jobs=True, embedded=True)
 
 
 def run_tournament(
@@ -91,18 +79,21 @@ def run_tournament(
     bar = ProgressBar(per_round * rounds, out or sys.stderr)
     finished_games = [0]
 
-    def count(_game: Any) -> None:
-        finished_games[0] += 1
-        bar.show(finished_games[0])
-
     if isinstance(services.jobs, InlineJobs):
         # In-process jobs: the whole tournament runs inside `start`; count games as they end.
-        services.games.on_finished.append(count)
+        follow_ups = services.games.on_finished
+
+        def count(game: Game) -> None:
+            follow_ups(game)
+            finished_games[0] += 1
+            bar.show(finished_games[0])
+
+        services.games.on_finished = count
         tournaments.start(created.id)
     else:
         tournaments.start(created.id)
         _work_until_finished(services, created.id, bar)
-    view = tournaments.view(created.id)
+    view = tournaments.view(tournaments.load(created.id))
     bar.done()
     return view
 
@@ -114,7 +105,7 @@ def _work_until_finished(services: Services, tournament_id: str, bar: ProgressBa
     tournaments = services.tournaments
     queue = Queue(services.prefix, connection=services.redis)
     while True:
-        view = tournaments.view(tournament_id)
+        view = tournaments.view(tournaments.load(tournament_id))
         bar.show(sum(1 for r in view["rounds"] for t in r["tables"] if t["places"] is not None))
         if view["status"] == FINISHED:
             return

@@ -1,22 +1,42 @@
-"""Lookups kept beside the tournament streams: a list of tournaments, which
-tournament a game belongs to, the seat tokens of human entrants, table claims.
+"""Lookups kept beside the streams, for speed only: the lists of games and
+tournaments, which tournament a game belongs to, the seat tokens of human
+entrants, table claims.
 
-The list and the game map can be rebuilt from the streams (`GameLinked`); the
-seat tokens cannot — like a game's seed they are secrets that no event holds.
+The lists and the game map can be rebuilt from the streams (`GameCreated`,
+`GameLinked`); the seat tokens cannot — like a game's seed they are secrets
+that no event holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from redis import Redis
+
+from service.adapters.store import text
 
 CLAIM_SECONDS = 300
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+class Directory:
+    """The list of games, newest first."""
+
+    def __init__(self, redis: Redis, prefix: str = "menagerie") -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    def add_game(self, game_id: str, created: float) -> None:
+        """List a new game."""
+        self.redis.zadd(f"{self.prefix}:games", {game_id: created})
+
+    def remove_game(self, game_id: str) -> None:
+        """Unlist a game (after it has been archived)."""
+        self.redis.zrem(f"{self.prefix}:games", game_id)
+
+    def recent_games(self, limit: int) -> list[str]:
+        """Return the ids of the newest games."""
+        return [text(g) for g in self.redis.zrevrange(f"{self.prefix}:games", 0, limit - 1)]
 
 
 class TournamentIndex:
@@ -40,20 +60,21 @@ class TournamentIndex:
     def tournament_of(self, game_id: str) -> str | None:
         """Return the tournament a game is played for, if any."""
         raw = self.redis.hget(f"{self.prefix}:tournament-of", game_id)
-        return _text(raw) if raw is not None else None
+        return text(raw) if raw is not None else None
 
     def save_seat_tokens(self, tournament_id: str, game_id: str, tokens: Sequence[Mapping[str, Any]]) -> None:
         """Keep the seat tokens a game handed out, for their entrants to fetch."""
         if tokens:
-            mapping = {f"{game_id}:{t['seat']}": t["token"] for t in tokens}
-            self.redis.hset(self._key(tournament_id, "seat-tokens"), mapping=mapping)
+            mapping = {f"{game_id}:{t['seat']}": str(t["token"]) for t in tokens}
+            # redis-py types `mapping` with an invariant key type no plain dict[str, str] meets.
+            self.redis.hset(self._key(tournament_id, "seat-tokens"), mapping=cast(Any, mapping))
 
     def seat_tokens(self, tournament_id: str, seats: Sequence[tuple[str, int]]) -> list[str | None]:
         """Return the tokens of (game id, seat) pairs (None where none was kept)."""
         if not seats:
             return []
         raw = self.redis.hmget(self._key(tournament_id, "seat-tokens"), [f"{g}:{s}" for g, s in seats])
-        return [_text(value) if value is not None else None for value in raw]
+        return [text(value) if value is not None else None for value in raw]
 
     def claim_table(self, tournament_id: str, round_: int, table: int) -> bool:
         """Claim the creation of a table's game; a crashed claimer's claim lapses."""

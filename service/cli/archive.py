@@ -6,13 +6,18 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.audit import audit
+from domain.errors import DomainError
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
 from projections.game import game_view
+from service.errors import GameNotFound, ServiceError
+
+if TYPE_CHECKING:
+    from service.bootstrap import Services
 
 
 def add_parsers(commands: Any) -> None:
@@ -79,10 +84,10 @@ def _replay(path: str, at: int | None, seat: int | None) -> int:
     return 0
 
 
-def _services():  # type: ignore[no-untyped-def]
+def _services() -> Services:
     from redis import Redis
 
-    from service.wiring import build
+    from service.bootstrap import build
 
     url = os.environ.get("REDIS_URL")
     if not url:
@@ -91,14 +96,12 @@ def _services():  # type: ignore[no-untyped-def]
 
 
 def _import(path: str) -> int:
-    from domain.errors import DomainError
-
     with open(path, encoding="utf-8") as lines:
         try:
             game_id = _services().archive.import_lines(lines)
         except ExportFormatError:
             raise
-        except DomainError as error:
+        except (DomainError, ServiceError) as error:
             print(f"{path}: {error.message}", file=sys.stderr)
             return 1
     print(f"imported {game_id}")
@@ -106,15 +109,12 @@ def _import(path: str) -> int:
 
 
 def _archive(game_id: str, path: str) -> int:
-    from domain.errors import DomainError
-    from service.repository import GameNotFound
-
     try:
         lines = _services().archive.archive_to(game_id, path)
     except GameNotFound:
         print(f"no game {game_id}", file=sys.stderr)
         return 1
-    except DomainError as error:
+    except (DomainError, ServiceError) as error:
         print(f"{game_id}: {error.message}", file=sys.stderr)
         return 1
     print(f"archived {game_id} to {path} ({lines} lines); its stream is removed")

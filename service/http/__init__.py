@@ -1,4 +1,4 @@
-"""The Flask app factory."""
+"""The HTTP entry: the Flask app factory, one blueprint per resource."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 
 from flask import Flask
 
-from service.api import api
-from service.errors import register_error_handlers
-from service.tournament_api import tournaments
-from service.wiring import Services, from_env
+from service.bootstrap import Services, from_env
+from service.http.errors import register_error_handlers
+from service.http.games import games
+from service.http.tournaments import tournaments
 
 
 def create_app(services: Services | None = None, config: Mapping[str, Any] | None = None) -> Flask:
@@ -20,6 +20,6 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     app.json.sort_keys = False  # type: ignore[attr-defined]  # DefaultJSONProvider has it
     app.extensions["menagerie"] = services or from_env()
     register_error_handlers(app)
-    app.register_blueprint(api)
+    app.register_blueprint(games)
     app.register_blueprint(tournaments)
     return app

@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 
-from service import archive_cli, tournament_cli
+from service.cli import archive, tournament
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,8 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
-    tournament_cli.add_parser(commands)
-    archive_cli.add_parsers(commands)
+    tournament.add_parser(commands)
+    archive.add_parsers(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
@@ -27,14 +27,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "worker":
         return _worker()
     if args.command == "tournament":
-        return tournament_cli.main(args)
+        return tournament.main(args)
     if args.command in ("audit", "import", "archive", "replay"):
-        return archive_cli.run(args)
+        return archive.run(args)
     return 2
 
 
 def _serve(host: str, port: int) -> int:
-    from service.app import create_app
+    from service.http import create_app
 
     app = create_app()
     app.run(host=host, port=port, threaded=True)

@@ -16,12 +16,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from redis import Redis
 
 from domain.events import Event, RecordedEvent, record
+from service.errors import VersionConflict
 
 # Every check happens before the first write: Redis does not roll a script back.
 _APPEND = """
@@ -42,19 +43,6 @@ return {'ok', tostring(version + #ARGV - 3)}
 """
 
 
-class StoreError(Exception):
-    """Base of the store's errors."""
-
-
-class VersionConflict(StoreError):
-    """The stream moved on since the version the command was decided at."""
-
-    def __init__(self, expected: int, actual: int) -> None:
-        super().__init__(f"expected version {expected}, the game is at version {actual}")
-        self.expected = expected
-        self.actual = actual
-
-
 @dataclass(frozen=True)
 class Appended:
     """The outcome of an append: the new version, or the first run's record for a retry."""
@@ -62,6 +50,7 @@ class Appended:
     version: int
     duplicate: bool = False
     prior: Mapping[str, Any] | None = None
+    events: Sequence[RecordedEvent] = ()
 
 
 class EventStore:
@@ -107,13 +96,14 @@ class EventStore:
         recorded = record(
             list(events), after_seq=version, previous_hash=last_hash, time=time, command_id=command_id, command=command
         )
-        return self.append(
+        appended = self.append(
             aggregate_id,
             recorded,
             expected_version=version,
             idempotency_key=idempotency_key,
             idempotency_record=idempotency_record,
         )
+        return appended if appended.duplicate else Appended(version=appended.version, events=recorded)
 
     def append_raw(self, game_id: str, events: Sequence[Mapping[str, Any]], *, expected_version: int) -> Appended:
         """Append events exactly as given (an import keeps every byte its hashes cover)."""
@@ -132,7 +122,7 @@ class EventStore:
             keys=[self._key(game_id, "events"), self._key(game_id, "idem")],
             args=[expected_version, idempotency_key or "", json.dumps(idempotency_record or {}), *payloads],
         )
-        status, value = _text(status), _text(value)
+        status, value = text(status), text(value)
         if status == "duplicate":
             prior = json.loads(value)
             return Appended(version=prior.get("version", 0), duplicate=True, prior=prior)
@@ -143,18 +133,20 @@ class EventStore:
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[RecordedEvent]:
         """Return the events after version `after` (up to `upto`, inclusive), in order."""
         end = f"{upto}-0" if upto is not None else "+"
-        entries = self.redis.xrange(self._key(game_id, "events"), f"({after}-0" if after else "-", end)
+        entries = self._xrange(game_id, f"({after}-0" if after else "-", end)
         return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries]
 
     def read_raw(self, game_id: str) -> list[dict[str, Any]]:
         """Return every event exactly as stored, before any upcasting (for audits)."""
-        entries = self.redis.xrange(self._key(game_id, "events"))
-        return [orjson.loads(fields[b"e"]) for _id, fields in entries]
+        return [orjson.loads(fields[b"e"]) for _id, fields in self._xrange(game_id, "-", "+")]
+
+    def _xrange(self, game_id: str, start: str, end: str) -> list[tuple[bytes, dict[bytes, bytes]]]:
+        return cast(list[tuple[bytes, dict[bytes, bytes]]], self.redis.xrange(self._key(game_id, "events"), start, end))
 
     def version(self, game_id: str) -> int:
         """Return the game's version (0 if it has no stream)."""
         last = self.redis.xrevrange(self._key(game_id, "events"), count=1)
-        return int(_text(last[0][0]).split("-")[0]) if last else 0
+        return int(text(last[0][0]).split("-")[0]) if last else 0
 
     def exists(self, game_id: str) -> bool:
         """Tell whether the game has a stream."""
@@ -172,48 +164,13 @@ class EventStore:
     def load_seed(self, game_id: str) -> str | None:
         """Return a game's secret seed."""
         raw = self.redis.get(self._key(game_id, "seed"))
-        return _text(raw) if raw is not None else None
+        return text(raw) if raw is not None else None
 
     def delete(self, game_id: str) -> None:
         """Remove every key of a game (after it has been archived)."""
         self.redis.delete(*(self._key(game_id, name) for name in ("events", "idem", "seed")))
 
 
-def _text(value: Any) -> str:
+def text(value: Any) -> str:
+    """Return a Redis reply as text (bytes or str, by the connection's decoding)."""
     return value.decode() if isinstance(value, bytes) else str(value)
-
-
-class Directory:
-    """Lookups derived from the streams, for speed only: the game list and token owners.
-
-    Everything here can be rebuilt from the streams; a token's owner is also
-    checked against the seat's recorded token hash before it is trusted.
-    """
-
-    def __init__(self, redis: Redis, prefix: str = "menagerie") -> None:
-        self.redis = redis
-        self.prefix = prefix
-
-    def add_game(self, game_id: str, created: float) -> None:
-        """List a new game."""
-        self.redis.zadd(f"{self.prefix}:games", {game_id: created})
-
-    def remove_game(self, game_id: str) -> None:
-        """Unlist a game (after it has been archived)."""
-        self.redis.zrem(f"{self.prefix}:games", game_id)
-
-    def recent_games(self, limit: int) -> list[str]:
-        """Return the ids of the newest games."""
-        return [_text(g) for g in self.redis.zrevrange(f"{self.prefix}:games", 0, limit - 1)]
-
-    def add_token(self, token_sha256: str, game_id: str, seat: int) -> None:
-        """Remember which game and seat a token belongs to."""
-        self.redis.hset(f"{self.prefix}:tokens", token_sha256, f"{game_id}:{seat}")
-
-    def token_owner(self, token_sha256: str) -> tuple[str, int] | None:
-        """Return the game and seat of a token, if it is known."""
-        raw = self.redis.hget(f"{self.prefix}:tokens", token_sha256)
-        if raw is None:
-            return None
-        game_id, seat = _text(raw).rsplit(":", 1)
-        return game_id, int(seat)

@@ -5,9 +5,9 @@ and appended like a game's with the same hash chain. `advance` is the one
 step that moves a tournament on; it is idempotent and safe to run at any time:
 it replays, creates the games of tables that have none, records every finished
 game of the round, and (in the same batch as the last result) starts the next
-round or finishes. It runs when a game of the tournament finishes (as an RQ
-job, or inline) and is re-checked whenever the tournament is started or read,
-so a lost notification can delay a tournament but never stall it.
+round or finishes. It runs when a game of the tournament finishes (as a job)
+and is re-checked whenever the tournament is started or read, so a lost
+notification can delay a tournament but never stall it.
 
 Tokens: creating a tournament gives the organiser a token (to register bots,
 start, record); a human who registers gets an entrant token. When a round
@@ -23,46 +23,44 @@ import re
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from domain.chance import seed_commitment
-from domain.events import canonical_json
+from domain.events import RecordedEvent, canonical_json
 from domain.game import FINISHED as GAME_FINISHED
 from domain.game import Game
 from domain.tournament import decide, replay
 from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
 from domain.tournament.state import ACTIVE, Table, Tournament
 from projections.tournament import tournament_view
-from service.games import GameService, token_sha256, utc_now
-from service.ratings import RatingService
-from service.repository import AggregateCache
-from service.store import EventStore, VersionConflict
-from service.tournament_index import TournamentIndex
+from service.adapters.cache import AggregateCache, GameRepository
+from service.adapters.indexes import TournamentIndex
+from service.adapters.store import EventStore
+from service.application.clock import utc_now
+from service.application.commands import CommandPath, Decision, Outcome
+from service.application.games import GameService, Jobs
+from service.application.ratings import RatingService
+from service.application.tokens import new_secret, token_sha256
+from service.errors import TournamentNotFound, VersionConflict
 
-MAX_RETRIES = 8
 ORGANISER = "organiser"
 _ID = re.compile(r"^t-[0-9a-f]{16}$")
-
-
-class TournamentNotFound(Exception):
-    """No tournament has that id."""
-
-
-class FollowUps(Protocol):
-    """Where finished games send their rating and their tournament's next step."""
-
-    def rate(self, game_id: str) -> None:
-        """Rate a finished game."""
-
-    def progress(self, tournament_id: str, reason: str) -> None:
-        """Step a tournament."""
 
 
 def game_seed(seed: str, round_: int, table: int) -> str:
     """Return a table's game seed, derived from the tournament's (checkable once it is revealed)."""
     return hashlib.sha256(f"{seed}:round:{round_}:table:{table}".encode()).hexdigest()
+
+
+def _fold(events: Iterable[RecordedEvent], tournament: Tournament | None) -> Tournament:
+    return replay(events, tournament)
+
+
+def _command_id(tournament: Tournament, decision: Decision) -> str:
+    # Derived from what was decided, so the same step decided twice has one id.
+    return hashlib.sha256(canonical_json([tournament.version, decision.command]).encode()).hexdigest()[:32]
 
 
 @dataclass
@@ -73,13 +71,19 @@ class TournamentService:
     index: TournamentIndex
     games: GameService
     ratings: RatingService
-    followups: FollowUps
+    jobs: Jobs
     clock: Callable[[], str] = utc_now
-    new_secret: Callable[[], str] = field(default=lambda: secrets.token_hex(16))
-    _cache: AggregateCache[Tournament] = field(init=False)
+    new_secret: Callable[[], str] = new_secret
+    commands: CommandPath[Tournament] = field(init=False)
 
     def __post_init__(self) -> None:
-        self._cache = AggregateCache(self.store, replay, "TournamentCreated", TournamentNotFound)
+        cache = AggregateCache(self.store, _fold, "TournamentCreated", TournamentNotFound)
+        self.commands = CommandPath(self.store, cache, self.clock)
+
+    @property
+    def repository(self) -> GameRepository:
+        """The games' repository (a tournament reads its games' results)."""
+        return self.games.repository
 
     # --- commands -------------------------------------------------------
 
@@ -114,37 +118,42 @@ class TournamentService:
         }
         events = decide(Tournament(), command, seed)
         self.store.save_seed(tournament_id, seed)
-        self._append(Tournament(id=tournament_id), command, events)
+        outcome = self.commands.create(tournament_id, Tournament(id=tournament_id), Decision(command, events))
         self.index.add_tournament(tournament_id, time.time())
-        return self.load(tournament_id), organiser_token
+        return outcome.after, organiser_token
 
     def register(self, tournament_id: str, *, name: str | None = None, bot: str | None = None) -> dict[str, Any]:
         """Register a human (who gets a token) or a bot of a kind."""
-        for _ in range(MAX_RETRIES):
-            tournament = self.load(tournament_id)
+        entry: dict[str, Any] = {}
+
+        def decide_register(tournament: Tournament) -> Decision:
             entrant = len(tournament.entrants)
             token = None if bot else f"{tournament_id}.{entrant}.{self.new_secret()}"
             command = {"kind": "register", "name": name, "bot": bot, "token_sha256": token and token_sha256(token)}
             events = decide(tournament, command, "")
-            try:
-                self._append(tournament, command, events)
-            except VersionConflict:
-                continue
-            return {"entrant": entrant, "name": events[0].data["name"], "bot": bot, "token": token}
-        raise VersionConflict(tournament.version, self.store.version(tournament_id))
+            entry.update(entrant=entrant, name=events[0].data["name"], bot=bot, token=token)
+            return Decision(command, events)
 
-    def start(self, tournament_id: str) -> Tournament:
+        self._run(tournament_id, decide_register, optimistic=True)
+        return entry
+
+    def start(self, tournament_id: str, *, expected_version: int | None = None) -> Tournament:
         """Close registration, seat round 1 and have its games created."""
-        tournament = self.load(tournament_id)
-        command = {"kind": "start", "ratings": self._snapshot(tournament)}
-        self._append(tournament, command, decide(tournament, command, self._seed(tournament_id)))
-        self.followups.progress(tournament_id, f"v{tournament.version}")
-        return self.load(tournament_id)
+        seed = self._seed(tournament_id)
+
+        def decide_start(tournament: Tournament) -> Decision:
+            command = {"kind": "start", "ratings": self._snapshot(tournament)}
+            return Decision(command, decide(tournament, command, seed))
+
+        outcome = self._run(tournament_id, decide_start, expected_version=expected_version)
+        self.jobs.advance(tournament_id, f"v{outcome.before.version}")
+        return outcome.after
 
     def record_game(self, tournament_id: str, game_id: str) -> Tournament:
         """Record a finished game of the current round now (results also record themselves)."""
-        for _ in range(MAX_RETRIES):
-            tournament = self.load(tournament_id)
+        seed = self._seed(tournament_id)
+
+        def decide_record(tournament: Tournament) -> Decision:
             found = tournament.find_game(game_id)
             current = tournament.current
             if found is None or current is None or found[0].number != current.number:
@@ -152,25 +161,23 @@ class TournamentService:
                 raise GameNotInTournament(message, game_id=game_id)
             if found[1].places is not None:
                 raise ResultAlreadyRecorded(f"the result of game {game_id} is already recorded", game_id=game_id)
-            game = self.games.repository.load(game_id)
+            game = self.repository.load(game_id)
             if game.status != GAME_FINISHED or game.result is None:
                 raise GameNotFinished(f"game {game_id} has not finished yet", game_id=game_id, status=game.status)
             result = {"game_id": game_id, "places": list(game.result["places"])}
             command = {"kind": "record", "results": [result], "ratings": self._snapshot(tournament)}
-            try:
-                self._append(tournament, command, decide(tournament, command, self._seed(tournament_id)))
-            except VersionConflict:
-                continue
-            # A completed round started the next one: its games are created by a step.
-            self.followups.progress(tournament_id, f"v{tournament.version}")
-            return self.load(tournament_id)
-        raise VersionConflict(tournament.version, self.store.version(tournament_id))
+            return Decision(command, decide(tournament, command, seed))
+
+        outcome = self._run(tournament_id, decide_record, optimistic=True)
+        # A completed round started the next one: its games are created by a step.
+        self.jobs.advance(tournament_id, f"v{outcome.before.version}")
+        return outcome.after
 
     def advance(self, tournament_id: str) -> str:
         """Take every step the tournament waits on: "advanced", "waiting", "busy" or "idle"."""
         outcome = "idle"
+        tournament = self.load(tournament_id)
         for _ in range(10_000):  # each pass appends something or returns
-            tournament = self.load(tournament_id)
             current = tournament.current
             if tournament.status != ACTIVE or current is None:
                 return outcome
@@ -178,35 +185,40 @@ class TournamentService:
             if unlinked:
                 if not [table for table in unlinked if self._open_table(tournament, table)]:
                     return "busy"  # another worker holds the claims; its games will notify
+                tournament = self.cached(tournament_id)
                 outcome = "advanced"
                 continue
             results = self._finished_results(tournament)
             if not results:
                 return "waiting" if outcome == "idle" else outcome
             command = {"kind": "record", "results": results, "ratings": self._snapshot(tournament)}
+            decision = Decision(command, decide(tournament, command, self._seed(tournament_id)))
             try:
-                self._append(tournament, command, decide(tournament, command, self._seed(tournament_id)))
+                # Decided above on this very version, which the run pins.
+                tournament = self._run(tournament_id, lambda _: decision, expected_version=tournament.version).after  # noqa: B023
             except VersionConflict:
+                tournament = self.load(tournament_id)
                 continue
             outcome = "advanced"
         return outcome
 
-    # --- listeners and checks -------------------------------------------
+    # --- follow-ups and checks ------------------------------------------
 
     def game_finished(self, game: Game) -> None:
-        """Listen for finished games: rate each; step its tournament, if it has one."""
-        self.followups.rate(game.id)
+        """Step a finished game's tournament, if it has one."""
         tournament_id = self.index.tournament_of(game.id)
         if tournament_id is not None:
-            self.followups.progress(tournament_id, game.id)
+            self.jobs.advance(tournament_id, game.id)
 
-    def check(self, tournament: Tournament) -> None:
-        """Ask for a step if the tournament waits on one (cheap: cached games only)."""
+    def check(self, tournament: Tournament) -> Tournament:
+        """Ask for a step if the tournament waits on one; return it as this process last saw it."""
         current = tournament.current
         if tournament.status != ACTIVE or current is None:
-            return
+            return tournament
         if any(t.game_id is None for t in current.tables) or self._finished_results(tournament):
-            self.followups.progress(tournament.id, f"v{tournament.version}")
+            self.jobs.advance(tournament.id, f"v{tournament.version}")
+        # An in-process step has already run and left its result in the cache.
+        return self.cached(tournament.id)
 
     # --- queries --------------------------------------------------------
 
@@ -215,7 +227,13 @@ class TournamentService:
         if not _ID.match(tournament_id):
             # Games and ratings share the store; never read their streams as a tournament.
             raise TournamentNotFound(tournament_id)
-        return self._cache.load(tournament_id)
+        return self.commands.cache.load(tournament_id)
+
+    def cached(self, tournament_id: str) -> Tournament:
+        """Return the tournament as this process last saw it (reads only if it never did)."""
+        if not _ID.match(tournament_id):
+            raise TournamentNotFound(tournament_id)
+        return self.commands.cache.cached(tournament_id)
 
     def rebuild(self, tournament_id: str) -> Tournament:
         """Return the tournament folded afresh from its whole stream."""
@@ -224,20 +242,17 @@ class TournamentService:
             raise TournamentNotFound(tournament_id)
         return replay(events)
 
-    def view(self, tournament_id: str, caller: int | str | None = None) -> dict[str, Any]:
+    def view(self, tournament: Tournament, caller: int | str | None = None) -> dict[str, Any]:
         """Return the tournament's view; an entrant also gets its own games' seat tokens."""
-        tournament = self.load(tournament_id)
-        self.check(tournament)
-        tournament = self.load(tournament_id)
+        tournament = self.check(tournament)
         you = caller if isinstance(caller, int) else None
         view = tournament_view(tournament, you)
         if you is not None:
             view["your_games"] = self._games_of(tournament, you)
         return view
 
-    def caller(self, tournament_id: str, token: str) -> int | str | None:
+    def caller(self, tournament: Tournament, token: str) -> int | str | None:
         """Return who holds a token of this tournament (an entrant number, ORGANISER), or None."""
-        tournament = self.load(tournament_id)
         digest = token_sha256(token)
         if tournament.organiser_sha256 == digest:
             return ORGANISER
@@ -245,10 +260,28 @@ class TournamentService:
 
     # --- internals ------------------------------------------------------
 
+    def _run(
+        self,
+        tournament_id: str,
+        decide_: Callable[[Tournament], Decision],
+        *,
+        expected_version: int | None = None,
+        optimistic: bool = False,
+    ) -> Outcome[Tournament]:
+        return self.commands.run(
+            tournament_id,
+            decide_,
+            expected_version=expected_version,
+            optimistic=optimistic,
+            command_id=_command_id,
+        )
+
     def _open_table(self, tournament: Tournament, table: Table) -> bool:
         """Create and link a table's game, unless another worker claimed it."""
-        assert tournament.current is not None
-        round_ = tournament.current.number
+        current = tournament.current
+        if current is None:
+            return False
+        round_ = current.number
         if not self.index.claim_table(tournament.id, round_, table.number):
             return False
         seats = [tournament.entrants[e].seat_spec() for e in table.entrants]
@@ -259,24 +292,20 @@ class TournamentService:
         self.index.save_seat_tokens(tournament.id, game.id, tokens)
         self.index.link_game(game.id, tournament.id)
         command = {"kind": "link", "round": round_, "table": table.number, "game_id": game.id}
-        for _ in range(MAX_RETRIES):
-            current = self.load(tournament.id)
-            try:
-                self._append(current, command, decide(current, command, ""))
-                return True
-            except VersionConflict:
-                continue
-            except TableAlreadyLinked:
-                return True  # linked by a worker whose claim had lapsed; this game stays casual
+        try:
+            self._run(tournament.id, lambda t: Decision(command, decide(t, command, "")), optimistic=True)
+        except TableAlreadyLinked:
+            pass  # linked by a worker whose claim had lapsed; this game stays casual
         return True
 
     def _finished_results(self, tournament: Tournament) -> list[dict[str, Any]]:
         """Return the results of the round's finished games that are not on record yet."""
-        assert tournament.current is not None
-        results = []
+        results: list[dict[str, Any]] = []
+        if tournament.current is None:
+            return results
         for table in tournament.current.tables:
             if table.places is None and table.game_id is not None:
-                game = self.games.repository.load(table.game_id)
+                game = self.repository.load(table.game_id)
                 if game.status == GAME_FINISHED and game.result is not None:
                     results.append({"game_id": game.id, "places": list(game.result["places"])})
         return results
@@ -305,17 +334,3 @@ class TournamentService:
         if seed is None:
             raise TournamentNotFound(tournament_id)
         return seed
-
-    def _append(self, tournament: Tournament, command: Mapping[str, Any], events: list[Any]) -> None:
-        """Record a batch on the tournament's chain and append it at the version read."""
-        if not events:
-            return
-        self.store.append_decided(
-            tournament.id,
-            version=tournament.version,
-            last_hash=tournament.last_hash,
-            events=events,
-            command=command,
-            time=self.clock(),
-            command_id=hashlib.sha256(canonical_json([tournament.version, command]).encode()).hexdigest()[:32],
-        )

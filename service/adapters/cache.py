@@ -1,0 +1,172 @@
+"""Aggregates loaded by replay, kept in memory with their version and caught up from the stream.
+
+A view of a game that has not changed costs one small `XRANGE` (nothing new)
+instead of a full replay; a game that moved on replays only the new events;
+a command decided here folds its own appended batch onto the aggregate, so
+nothing re-reads what it just wrote. The cache is never a source of truth:
+every append is checked against the stream's version by the store.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Generic, Protocol, TypeVar
+
+from domain.events import RecordedEvent
+from domain.game import Game, replay
+from service.adapters.store import EventStore
+from service.errors import GameNotFound, NotFound
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Bounded(Generic[K, V]):
+    """A thread-safe dict that forgets its least recently used items past a capacity."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        """Return the item under `key`, if it is kept."""
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V, *, keep: Callable[[V, V], bool] = lambda old, new: True) -> None:
+        """Keep `value` under `key`, unless `keep(current, value)` says the current one stays."""
+        with self._lock:
+            current = self._items.get(key)
+            if current is None or keep(current, value):
+                self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.capacity:
+                self._items.popitem(last=False)
+
+    def pop(self, key: K) -> None:
+        """Forget `key`."""
+        with self._lock:
+            self._items.pop(key, None)
+
+
+class Versioned(Protocol):
+    """An aggregate that knows the version it was folded to."""
+
+    @property
+    def version(self) -> int: ...
+
+
+A = TypeVar("A", bound=Versioned)
+Fold = Callable[[Iterable[RecordedEvent], A | None], A]
+
+
+def _newer(current: Versioned, new: Versioned) -> bool:
+    # Another thread may have caught up further meanwhile; keep the newest.
+    return new.version > current.version
+
+
+class AggregateCache(Generic[A]):
+    """A bounded cache of one kind of aggregate, caught up from its streams."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        fold: Fold[A],
+        first_type: str,
+        not_found: Callable[[str], NotFound],
+        capacity: int = 1024,
+        empty: Callable[[str], A] | None = None,
+    ) -> None:
+        self.store = store
+        self._fold = fold
+        self._first_type = first_type
+        self._not_found = not_found
+        self._empty = empty
+        self._items: Bounded[str, A] = Bounded(capacity)
+
+    def load(self, aggregate_id: str) -> A:
+        """Return the aggregate at its latest version (one `XRANGE` of what is new)."""
+        cached = self._items.get(aggregate_id)
+        new = self.store.read(aggregate_id, after=cached.version if cached else 0)
+        if cached is None:
+            if new and new[0].type != self._first_type:
+                raise self._not_found(aggregate_id)  # another kind of aggregate's stream
+            if self._empty is None and not new:
+                raise self._not_found(aggregate_id)
+            cached = self._empty(aggregate_id) if self._empty is not None else None
+        if not new and cached is not None:
+            return cached
+        aggregate = self._fold(new, cached)
+        self._items.put(aggregate_id, aggregate, keep=_newer)
+        return aggregate
+
+    def peek(self, aggregate_id: str) -> A | None:
+        """Return the aggregate as last seen here, or None; reads nothing."""
+        return self._items.get(aggregate_id)
+
+    def cached(self, aggregate_id: str) -> A:
+        """Return the aggregate as last seen here, without reading unless it was never seen.
+
+        For what does not change once written (a game's seats and tokens) and
+        for optimistic commands, whose append checks the version anyway.
+        """
+        return self._items.get(aggregate_id) or self.load(aggregate_id)
+
+    def appended(self, aggregate: A, events: Sequence[RecordedEvent], aggregate_id: str) -> A:
+        """Fold a batch this process just appended onto the aggregate it was decided on, and keep it."""
+        after = self._fold(events, aggregate) if events else aggregate
+        self._items.put(aggregate_id, after, keep=_newer)
+        return after
+
+    def forget(self, aggregate_id: str) -> None:
+        """Drop an aggregate from the cache (after its stream was removed)."""
+        self._items.pop(aggregate_id)
+
+
+def _replay_game(events: Iterable[RecordedEvent], game: Game | None) -> Game:
+    return replay(events, game)
+
+
+class GameRepository:
+    """Load games by replay, with a bounded cache of aggregates and of their seeds."""
+
+    def __init__(self, store: EventStore, capacity: int = 1024) -> None:
+        self.store = store
+        self.games: AggregateCache[Game] = AggregateCache(store, _replay_game, "GameCreated", GameNotFound, capacity)
+        self._seeds: Bounded[str, str] = Bounded(capacity)
+
+    def load(self, game_id: str) -> Game:
+        """Return the game at its latest version."""
+        return self.games.load(game_id)
+
+    def cached(self, game_id: str) -> Game:
+        """Return the game as last seen here (see `AggregateCache.cached`)."""
+        return self.games.cached(game_id)
+
+    def load_at(self, game_id: str, version: int) -> Game:
+        """Return the game as it was after event `version` (a full replay up to it)."""
+        events = self.store.read(game_id, after=0, upto=version)
+        if not events or events[0].type != "GameCreated":
+            raise GameNotFound(game_id)
+        return replay(events)
+
+    def seed(self, game_id: str) -> str:
+        """Return the game's secret seed."""
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            seed = self.store.load_seed(game_id)
+            if seed is None:
+                raise GameNotFound(game_id)
+            self._seeds.put(game_id, seed)
+        return seed
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from the cache (after its stream was removed)."""
+        self.games.forget(game_id)
+        self._seeds.pop(game_id)

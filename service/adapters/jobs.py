@@ -1,0 +1,119 @@
+"""Two ways to run the jobs commands ask for: RQ queues served by `menagerie worker`, or in-process.
+
+Every job is idempotent, so a job delivered twice (RQ is at-least-once) is
+harmless: a step re-checks the version it was asked for, a rating appends
+with the game id as idempotency key, a tournament step replays and re-checks
+every game of its round. The jobs themselves, by name, are the bootstrap's
+table `JOBS`; `workers/jobs.py` holds their RQ entry points.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Hashable
+
+from rq import Queue, Retry
+
+log = logging.getLogger(__name__)
+
+Dispatch = Callable[[str, tuple[object, ...]], object]
+
+
+def step_job_id(prefix: str, game_id: str, version: int) -> str:
+    """Return the deterministic id of a game's step job at a version."""
+    return f"{prefix}-step-{game_id}-{version}"
+
+
+def rate_job_id(prefix: str, game_id: str) -> str:
+    """Return the deterministic id of the job that rates a game."""
+    return f"{prefix}-rate-{game_id}"
+
+
+def advance_job_id(prefix: str, tournament_id: str, reason: str) -> str:
+    """Return the id of a tournament step, named after what asked for it (a game id, `v<version>`)."""
+    return f"{prefix}-tournament-{tournament_id}-{reason}"
+
+
+class RQJobs:
+    """Enqueue jobs on the key prefix's RQ queue, with deterministic ids and retries.
+
+    The queue is named after the key prefix, so that deployments (and test
+    runs) sharing one Redis never take each other's jobs.
+    """
+
+    def __init__(self, queue: Queue, prefix: str) -> None:
+        self.queue = queue
+        self.prefix = prefix
+
+    def step(self, game_id: str, version: int) -> None:
+        """Enqueue one step of a game at a version."""
+        # A step takes milliseconds; a short timeout lets RQ see a crashed
+        # worker's job as abandoned, and retry it, within a minute.
+        job_id = step_job_id(self.prefix, game_id, version)
+        self._enqueue("workers.jobs.step", (game_id, version), job_id, timeout=30)
+
+    def rate(self, game_id: str) -> None:
+        """Enqueue the rating of a finished game."""
+        self._enqueue("workers.jobs.rate_game", (game_id,), rate_job_id(self.prefix, game_id))
+
+    def advance(self, tournament_id: str, reason: str) -> None:
+        """Enqueue a tournament step."""
+        job_id = advance_job_id(self.prefix, tournament_id, reason)
+        self._enqueue("workers.jobs.advance_tournament", (tournament_id,), job_id)
+
+    def _enqueue(self, function: str, args: tuple[object, ...], job_id: str, timeout: int | None = None) -> None:
+        self.queue.enqueue(
+            function,
+            *args,
+            prefix=self.prefix,
+            job_id=job_id,
+            retry=Retry(max=3, interval=[1, 5, 15]),
+            job_timeout=timeout,
+            result_ttl=600,
+            failure_ttl=7 * 24 * 3600,
+        )
+
+
+class InlineJobs:
+    """Run jobs in this process, one after the other, as soon as they are asked for.
+
+    A job asked for while another runs waits its turn instead of running
+    inside it, so a chain of follow-ups (a game of many bot turns) never grows
+    the stack, and one tournament is never stepped by itself reentrantly. A
+    job already waiting under the same key is not queued twice. A failure is
+    logged, like a failed RQ job, and is never the caller's error.
+    """
+
+    def __init__(self, dispatch: Dispatch) -> None:
+        self._dispatch = dispatch
+        self._local = threading.local()
+
+    def step(self, game_id: str, version: int) -> None:
+        """Run the step now, or after the job in hand."""
+        self._submit(("step", game_id, version), "step", (game_id, version))
+
+    def rate(self, game_id: str) -> None:
+        """Rate the game now, or after the job in hand."""
+        self._submit(("rate", game_id), "rate", (game_id,))
+
+    def advance(self, tournament_id: str, reason: str) -> None:
+        """Step the tournament now, or after the job in hand."""
+        self._submit(("advance", tournament_id), "advance", (tournament_id,))
+
+    def _submit(self, key: Hashable, name: str, args: tuple[object, ...]) -> None:
+        pending: dict[Hashable, tuple[str, tuple[object, ...]]] | None = getattr(self._local, "pending", None)
+        if pending is not None:
+            pending.setdefault(key, (name, args))
+            return
+        self._local.pending = pending = {key: (name, args)}
+        try:
+            while pending:
+                key = next(iter(pending))
+                name, args = pending.pop(key)
+                try:
+                    self._dispatch(name, args)
+                except Exception:  # noqa: BLE001 — like a failed RQ job: logged, never the client's error
+                    log.exception("in-process job %s failed", key)
+        finally:
+            self._local.pending = None

@@ -1,0 +1,146 @@
+"""The one command path: load → decide → append at the version read → retry on conflict.
+
+Every command on every aggregate (games, tournaments, ratings) comes through
+`CommandPath.run`. It decides on the cached aggregate when the caller says
+which version it expects, or asks to be optimistic, and the cache has it (no
+read at all), else on the aggregate caught up from its stream (one read); it appends with that version
+as the expectation (one `EVALSHA`), and folds the appended batch onto the
+aggregate it decided on, so nothing re-reads what it just wrote. A conflict
+means someone else appended first: catch up and decide again, up to
+`MAX_ATTEMPTS` times, unless the caller pinned the version it expects.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from domain.events import Event, RecordedEvent
+from service.adapters.cache import AggregateCache
+from service.adapters.store import EventStore
+from service.errors import VersionConflict
+
+# Conflicts happen only under contention (many rating jobs of one game type at
+# once, say); each attempt catches up first, so a few suffice.
+MAX_ATTEMPTS = 20
+
+
+class Chained(Protocol):
+    """An aggregate on a hash chain: its version and the hash of its last event."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def last_hash(self) -> str: ...
+
+
+A = TypeVar("A", bound=Chained)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a command decided: the command as recorded on its first event, and the events."""
+
+    command: Mapping[str, Any]
+    events: Sequence[Event]
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[A]):
+    """What a command did: the aggregate before and after, and the events appended.
+
+    `prior` is the first run's record when this was a retry of an idempotent
+    command (nothing was appended).
+    """
+
+    before: A
+    after: A
+    events: Sequence[RecordedEvent]
+    prior: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """An idempotency key and what to record under it, given the version the batch starts after."""
+
+    key: str
+    record: Callable[[int, int], Mapping[str, Any]]
+
+
+class CommandPath(Generic[A]):
+    """Run commands on one kind of aggregate."""
+
+    def __init__(self, store: EventStore, cache: AggregateCache[A], clock: Callable[[], str]) -> None:
+        self.store = store
+        self.cache = cache
+        self.clock = clock
+
+    def run(
+        self,
+        aggregate_id: str,
+        decide: Callable[[A], Decision],
+        *,
+        expected_version: int | None = None,
+        optimistic: bool = False,
+        idempotency: Idempotency | None = None,
+        command_id: Callable[[A, Decision], str] | None = None,
+    ) -> Outcome[A]:
+        """Decide on the aggregate and append the decision; see the module docstring.
+
+        `expected_version` pins the version the caller saw (a conflict is the
+        caller's, never retried); `optimistic` decides on the cached aggregate
+        without reading first (the append's version check catches a stale one).
+        """
+        current = self._start(aggregate_id, expected_version, optimistic)
+        for attempt in range(MAX_ATTEMPTS):
+            if expected_version is not None and current.version != expected_version:
+                raise VersionConflict(expected_version, current.version)
+            decision = decide(current)
+            if not decision.events:
+                return Outcome(current, current, ())
+            first, last = current.version + 1, current.version + len(decision.events)
+            try:
+                appended = self.store.append_decided(
+                    aggregate_id,
+                    version=current.version,
+                    last_hash=current.last_hash,
+                    events=decision.events,
+                    command=decision.command,
+                    time=self.clock(),
+                    command_id=command_id(current, decision) if command_id else uuid.uuid4().hex,
+                    idempotency_key=idempotency.key if idempotency else None,
+                    idempotency_record=idempotency.record(first, last) if idempotency else None,
+                )
+            except VersionConflict:
+                current = self.cache.load(aggregate_id)
+                if expected_version is not None or attempt == MAX_ATTEMPTS - 1:
+                    raise VersionConflict(expected_version or current.version, current.version) from None
+                continue
+            if appended.duplicate:
+                return Outcome(current, current, (), appended.prior)
+            return Outcome(current, self.cache.appended(current, appended.events, aggregate_id), appended.events)
+        raise VersionConflict(current.version, current.version)  # pragma: no cover - the loop returns or raises
+
+    def create(self, aggregate_id: str, empty: A, decision: Decision) -> Outcome[A]:
+        """Append the first batch of a new aggregate (a conflict means the id is taken)."""
+        appended = self.store.append_decided(
+            aggregate_id,
+            version=0,
+            last_hash=empty.last_hash,
+            events=decision.events,
+            command=decision.command,
+            time=self.clock(),
+            command_id=uuid.uuid4().hex,
+        )
+        return Outcome(empty, self.cache.appended(empty, appended.events, aggregate_id), appended.events)
+
+    def _start(self, aggregate_id: str, expected_version: int | None, optimistic: bool) -> A:
+        """Return the aggregate to decide on: the cached one when it can tell, else one caught up."""
+        cached = self.cache.peek(aggregate_id)
+        if cached is not None and (optimistic or (expected_version is not None and cached.version >= expected_version)):
+            # Versions only grow: a cached version past the expected one is a conflict already.
+            return cached
+        return self.cache.load(aggregate_id)

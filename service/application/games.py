@@ -1,0 +1,219 @@
+"""Commands on games: parse nothing, authorise nothing — decide, append, schedule.
+
+The HTTP layer and the workers both come through here, so every change to a
+game is decided by `domain.game.execute` on the version it read and appended
+through the one command path (`service.application.commands`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from domain.chance import seed_commitment
+from domain.errors import DomainError
+from domain.events import canonical_json
+from domain.game import FINISHED, Game, execute, first_open_seat
+from projections.game import redact_log
+from service.adapters.cache import GameRepository
+from service.adapters.indexes import Directory
+from service.adapters.store import EventStore
+from service.application.clock import utc_now
+from service.application.commands import CommandPath, Decision, Idempotency, Outcome
+from service.application.tokens import new_secret, token_sha256
+from service.errors import IdempotencyKeyReused, VersionConflict
+
+
+class Jobs(Protocol):
+    """Where the service sends work to be done after a command: idempotent jobs, by ids."""
+
+    def step(self, game_id: str, version: int) -> None:
+        """Ask for one system or bot step of a game at a version."""
+
+    def rate(self, game_id: str) -> None:
+        """Ask for a finished game to be rated."""
+
+    def advance(self, tournament_id: str, reason: str) -> None:
+        """Ask for a tournament to take every step it waits on."""
+
+
+class Bots(Protocol):
+    """The bots a seat can be played by (filled by the bootstrap from `workers.bots`)."""
+
+    def choose(self, game: Game, seat: int) -> dict[str, Any]:
+        """Return the action a bot seat plays now, from what that seat may see."""
+
+
+@dataclass
+class GameService:
+    """The application service for games."""
+
+    store: EventStore
+    directory: Directory
+    repository: GameRepository
+    jobs: Jobs
+    bots: Bots
+    # What a finished game sets off (the bootstrap's follow-up table). Each
+    # follow-up must be idempotent: a retried job may finish a game twice over.
+    on_finished: Callable[[Game], None] = lambda game: None
+    clock: Callable[[], str] = utc_now
+    new_secret: Callable[[], str] = new_secret
+    commands: CommandPath[Game] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.commands = CommandPath(self.store, self.repository.games, self.clock)
+
+    # --- commands -------------------------------------------------------
+
+    def create(
+        self, game_type: str, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: str | None = None
+    ) -> tuple[Game, list[dict[str, Any]]]:
+        """Create a game; named seats get tokens, bot seats play by themselves, `{}` stays open."""
+        game_id = uuid.uuid4().hex[:16]
+        seed = seed if seed is not None else secrets.token_hex(32)
+        tokens: list[dict[str, Any]] = []
+        command_seats: list[dict[str, Any] | None] = []
+        for index, spec in enumerate(seats):
+            if spec.get("name") is not None:
+                token = self._new_token(game_id, index)
+                tokens.append({"seat": index, "name": spec["name"], "token": token})
+                command_seats.append({"name": spec["name"], "bot": None, "token_sha256": token_sha256(token)})
+            elif spec.get("bot") is not None:
+                command_seats.append({"name": None, "bot": spec["bot"], "token_sha256": None})
+            else:
+                command_seats.append(None)
+        command = {
+            "kind": "create",
+            "id": game_id,
+            "game": game_type,
+            "seats": command_seats,
+            "options": dict(options),
+            "seed_commitment": seed_commitment(seed),
+        }
+        events = execute(Game(), command, seed)
+        self.store.save_seed(game_id, seed)
+        outcome = self.commands.create(game_id, Game(id=game_id), Decision(command, events))
+        self.directory.add_game(game_id, time.time())
+        self._settle(outcome)
+        return outcome.after, tokens
+
+    def join(self, game_id: str, name: str) -> dict[str, Any]:
+        """Take the first open seat of a waiting game."""
+        taken: dict[str, Any] = {}
+
+        def decide(game: Game) -> Decision:
+            seat = first_open_seat(game)
+            taken.update(seat=seat, name=name, token=self._new_token(game_id, seat))
+            command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(taken["token"])}
+            return Decision(command, execute(game, command, self.repository.seed(game_id)))
+
+        self._settle(self.commands.run(game_id, decide, optimistic=True))
+        return taken
+
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        action: Mapping[str, Any],
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """Play a seat's action; a retried Idempotency-Key returns the first result."""
+        command = {"kind": "act", "seat": seat, "action": dict(action)}
+        fingerprint = hashlib.sha256(canonical_json([command, expected_version]).encode()).hexdigest()
+        idempotency = None
+        if idempotency_key:
+            idempotency = Idempotency(
+                f"{seat}:{idempotency_key}",
+                lambda first, last: {"first": first, "version": last, "fingerprint": fingerprint},
+            )
+        try:
+            outcome = self.commands.run(
+                game_id,
+                lambda game: Decision(command, execute(game, command, self.repository.seed(game_id))),
+                expected_version=expected_version,
+                optimistic=expected_version is None,
+                idempotency=idempotency,
+            )
+        except (DomainError, VersionConflict):
+            # A retry of a request that went through meets a game that moved
+            # on; it gets the first result, not this error.
+            prior = self.store.prior_result(game_id, idempotency.key) if idempotency else None
+            if prior is None:
+                raise
+            return self._replay_result(game_id, seat, prior, fingerprint)
+        if outcome.prior is not None:
+            return self._replay_result(game_id, seat, outcome.prior, fingerprint)
+        self._settle(outcome)
+        game = outcome.after
+        return {"version": game.version, "events": redact_log(game.type, outcome.events, seat, open_log=_over(game))}
+
+    def step(self, game_id: str, version: int) -> str:
+        """Take the system's or one bot's turn if the game still waits on it at `version`."""
+
+        def decide(game: Game) -> Decision:
+            command = self._due_command(game)
+            if command is None:
+                return Decision({}, [])
+            return Decision(command, execute(game, command, self.repository.seed(game_id)))
+
+        try:
+            outcome = self.commands.run(game_id, decide, expected_version=version)
+        except VersionConflict:
+            # Someone moved first; make sure the current version is scheduled.
+            self._schedule(self.repository.cached(game_id))
+            return "stale"
+        if not outcome.events:
+            return "idle"
+        self._settle(outcome)
+        return "done"
+
+    # --- queries --------------------------------------------------------
+
+    def events_for(self, game: Game, seat: int | None, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
+        """Return the log of `game` after `after` as `seat` may see it (all of it once the game is over)."""
+        events = self.store.read(game.id, after=after, upto=upto)
+        return redact_log(game.type, events, seat, open_log=_over(game))
+
+    # --- internals ------------------------------------------------------
+
+    def _due_command(self, game: Game) -> dict[str, Any] | None:
+        """Return the command the game waits on from the system or a bot, if any."""
+        if game.system_due:
+            return {"kind": "advance"}
+        bots = game.bots_to_act()
+        if bots:
+            return {"kind": "act", "seat": bots[0], "action": self.bots.choose(game, bots[0])}
+        return None
+
+    def _new_token(self, game_id: str, seat: int) -> str:
+        # The token names its game and seat, so no lookup table is needed to
+        # tell a token of another game (403) from an unknown one (401).
+        return f"{game_id}.{seat}.{self.new_secret()}"
+
+    def _settle(self, outcome: Outcome[Game]) -> None:
+        """Schedule whatever the game now waits on; set off the follow-ups of its end."""
+        game = outcome.after
+        self._schedule(game)
+        if _over(game) and outcome.events:
+            self.on_finished(game)
+
+    def _schedule(self, game: Game) -> None:
+        if game.system_due or game.bots_to_act():
+            self.jobs.step(game.id, game.version)
+
+    def _replay_result(self, game_id: str, seat: int, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
+        if prior.get("fingerprint") != fingerprint:
+            raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
+        events = self.events_for(self.repository.load(game_id), seat, after=prior["first"] - 1, upto=prior["version"])
+        return {"version": prior["version"], "events": events, "replayed": True}
+
+
+def _over(game: Game) -> bool:
+    return game.status == FINISHED

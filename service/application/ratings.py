@@ -1,0 +1,85 @@
+"""Ratings per game type: one `GameRated` event per finished game, appended once.
+
+The append's idempotency key is the game id, so a retried job, a doubled
+follow-up or a game finished twice over never rates a game twice. The tables
+are aggregates like any other: cached with their version, caught up from the
+stream, changed through the one command path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.events import RecordedEvent
+from domain.game import FINISHED
+from domain.ratings import GAME_RATED, RatingTable, aggregate_id, decide_rated, identity, leaderboard, replay
+from service.adapters.cache import AggregateCache, GameRepository
+from service.adapters.store import EventStore
+from service.application.clock import utc_now
+from service.application.commands import CommandPath, Decision, Idempotency
+from service.errors import GameTypeNotFound
+
+
+def _fold(events: Iterable[RecordedEvent], table: RatingTable | None) -> RatingTable:
+    return replay(events, table)
+
+
+def _empty_table(stream: str) -> RatingTable:
+    return RatingTable(game=stream.removeprefix(aggregate_id("")))
+
+
+@dataclass
+class RatingService:
+    """Rate finished games and read the leaderboards."""
+
+    store: EventStore
+    repository: GameRepository
+    clock: Callable[[], str] = utc_now
+    commands: CommandPath[RatingTable] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # A game type nobody has finished a game of yet has an empty table.
+        cache = AggregateCache(self.store, _fold, GAME_RATED, GameTypeNotFound, empty=_empty_table)
+        self.commands = CommandPath(self.store, cache, self.clock)
+
+    def table(self, game_type: str) -> RatingTable:
+        """Return a game type's ratings at their latest version."""
+        return self.commands.cache.load(aggregate_id(game_type))
+
+    def rebuild(self, game_type: str) -> RatingTable:
+        """Return a game type's ratings folded afresh from its whole stream."""
+        return replay(self.store.read(aggregate_id(game_type)), game=game_type)
+
+    def rate_game(self, game_id: str) -> str:
+        """Rate a finished game once: "rated", "duplicate" or "unfinished"."""
+        game = self.repository.load(game_id)
+        if game.status != FINISHED or game.result is None:
+            return "unfinished"
+        identities = [identity(seat.name, seat.bot) for seat in game.seats]
+        places = game.result["places"]
+        outcome = self.commands.run(
+            aggregate_id(game.type),
+            lambda table: Decision(
+                {"kind": "rate", "game_id": game_id}, [decide_rated(table, game_id, identities, places)]
+            ),
+            optimistic=True,
+            idempotency=Idempotency(game_id, lambda first, last: {"version": last}),
+        )
+        return "duplicate" if outcome.prior is not None else "rated"
+
+    def ordinals(self, game_type: str, identities: Sequence[str]) -> list[float]:
+        """Return the ordinal of each identity (a newcomer's prior for the unrated)."""
+        table = self.table(game_type)
+        return [table.get(player).ordinal for player in identities]
+
+    def leaderboard(self, game_type: str, limit: int | None = None) -> dict[str, Any]:
+        """Return a game type's leaderboard, best first."""
+        table = self.table(game_type)
+        return {
+            "game": game_type,
+            "rated_games": table.rated_games,
+            "version": table.version,
+            "players": leaderboard(table, limit),
+        }

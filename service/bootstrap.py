@@ -1,0 +1,120 @@
+"""The one wiring point: Redis, store, caches, job queue and services, built from config.
+
+Everything is built here with its dependencies passed in; nothing is patched
+after construction. Two tables say what runs in the background: `JOBS`, the
+jobs by name (run by RQ workers through `workers/jobs.py`, or in-process in
+embedded mode), and `_game_finished`, what a finished game sets off.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from redis import Redis
+from rq import Queue
+
+from domain.game import Game
+from service.adapters.cache import GameRepository
+from service.adapters.indexes import Directory, TournamentIndex
+from service.adapters.jobs import InlineJobs, RQJobs
+from service.adapters.store import EventStore
+from service.application.archive import ArchiveService
+from service.application.games import GameService
+from service.application.ratings import RatingService
+from service.application.tournaments import TournamentService
+from workers.bots.players import BotPlayers
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    """Everything a request or a job needs."""
+
+    redis: Redis
+    prefix: str
+    store: EventStore
+    directory: Directory
+    repository: GameRepository
+    games: GameService
+    jobs: InlineJobs | RQJobs
+    embedded: bool
+    ratings: RatingService
+    tournaments: TournamentService
+    archive: ArchiveService
+
+
+# The background jobs, by name. Each is idempotent (RQ delivers at least once).
+JOBS: dict[str, Callable[..., object]] = {
+    "step": lambda services, game_id, version: services.games.step(game_id, version),
+    "rate": lambda services, game_id: services.ratings.rate_game(game_id),
+    "advance": lambda services, tournament_id: services.tournaments.advance(tournament_id),
+}
+
+
+def _game_finished(services: Services, game: Game) -> None:
+    """What a finished game sets off: rate it; move its tournament on, if it has one."""
+    services.jobs.rate(game.id)
+    services.tournaments.game_finished(game)
+
+
+def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedded: bool = False) -> Services:
+    """Wire the services on a Redis connection (real or fake)."""
+    store = EventStore(redis, prefix)
+    directory = Directory(redis, prefix)
+    repository = GameRepository(store)
+    # In-process jobs and follow-ups run only after `build` returns, so they
+    # may refer to the services built below.
+    jobs: InlineJobs | RQJobs
+    if inline_jobs:
+        jobs = InlineJobs(lambda name, args: JOBS[name](services, *args))
+    else:
+        jobs = RQJobs(Queue(prefix, connection=redis), prefix)
+    games = GameService(
+        store, directory, repository, jobs, BotPlayers(), on_finished=lambda game: _game_finished(services, game)
+    )
+    ratings = RatingService(store, repository)
+    tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
+    archive = ArchiveService(store, directory, repository)
+    services = Services(
+        redis, prefix, store, directory, repository, games, jobs, embedded, ratings, tournaments, archive
+    )
+    return services
+
+
+def from_env() -> Services:
+    """Use REDIS_URL and RQ workers if set; else the embedded default (fakeredis, in-process jobs)."""
+    url = os.environ.get("REDIS_URL")
+    prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
+    if url:
+        log.info("event store: %s (prefix %s); jobs go to RQ queue %r", url, prefix, prefix)
+        return build(Redis.from_url(url), prefix, inline_jobs=False)
+    import fakeredis
+
+    log.warning("REDIS_URL is not set: embedded mode, in-process fakeredis and jobs; data is in memory only")
+    return build(fakeredis.FakeRedis(), prefix, inline_jobs=True, embedded=True)
+
+
+# A worker process keeps one set of services per connection so that its
+# aggregate cache survives from job to job (a step then replays only what is
+# new); it is a cache, never a source of truth.
+_WORKER_SERVICES: dict[tuple[int, str], Services] = {}
+_WORKER_LOCK = threading.Lock()
+
+
+def services_for(connection: Redis, prefix: str) -> Services:
+    """Return the services a worker uses on a connection, built once."""
+    key = (id(connection.connection_pool), prefix)
+    with _WORKER_LOCK:
+        if key not in _WORKER_SERVICES:
+            _WORKER_SERVICES[key] = build(connection, prefix, inline_jobs=False)
+        return _WORKER_SERVICES[key]
+
+
+def run_job(connection: Redis, prefix: str, name: str, *args: object) -> object:
+    """Run one background job by name on a worker's services."""
+    return JOBS[name](services_for(connection, prefix), *args)

@@ -1,0 +1,79 @@
+"""Who is calling: seat tokens of games, entrant and organiser tokens of tournaments.
+
+Tokens name what they belong to (`<game>.<seat>.<secret>`,
+`<tournament>.<entrant|o>.<secret>`), so a token of another game or
+tournament (403) is told apart from an unknown one (401) without a lookup
+table; each is trusted only once its SHA-256 matches the one on record.
+"""
+
+from __future__ import annotations
+
+import re
+
+from domain.game import Game
+from domain.tournament.state import Tournament
+from service.application.tokens import token_sha256
+from service.application.tournaments import ORGANISER
+from service.errors import GameNotFound, MissingToken, NotOrganiser, UnknownToken, WrongGame, WrongTournament
+from service.http.requests import bearer_token, services
+
+_SEAT_TOKEN = re.compile(r"^([0-9a-f]{16})\.(\d{1,2})\.([0-9a-f]{32})$")
+_TOURNAMENT_TOKEN = re.compile(r"^(t-[0-9a-f]{16})\.(o|\d{1,4})\.([0-9a-f]{32})$")
+
+
+def caller_seat(game: Game) -> int | None:
+    """Return the seat of `game` the bearer token is for (None for a spectator), or raise 401/403."""
+    token = bearer_token()
+    return None if token is None else _seat_of(game, token)
+
+
+def acting_seat(game: Game) -> int:
+    """Return the seat of `game` the bearer token is for; a token is required."""
+    token = bearer_token()
+    if token is None:
+        raise MissingToken("this route needs Authorization: Bearer <seat token>")
+    return _seat_of(game, token)
+
+
+def _seat_of(game: Game, token: str) -> int:
+    match = _SEAT_TOKEN.match(token)
+    if match is None:
+        raise UnknownToken("the bearer token is not a seat token")
+    token_game, seat = match.group(1), int(match.group(2))
+    try:
+        # Seats and their token hashes never change once taken: the cached game will do.
+        owner = game if token_game == game.id else services().repository.cached(token_game)
+    except GameNotFound:
+        raise UnknownToken("the bearer token is not a seat token") from None
+    if seat >= len(owner.seats) or owner.seats[seat].token_sha256 != token_sha256(token):
+        raise UnknownToken("the bearer token is not a seat token")
+    if token_game != game.id:
+        raise WrongGame("this token belongs to another game")
+    return seat
+
+
+def tournament_caller(tournament: Tournament) -> int | str | None:
+    """Return who the bearer token is (entrant number or ORGANISER; None without one), or raise 401/403."""
+    token = bearer_token()
+    return None if token is None else _holder_of(tournament, token)
+
+
+def require_organiser(tournament: Tournament) -> None:
+    """Raise unless the caller holds the organiser's token."""
+    token = bearer_token()
+    if token is None:
+        raise MissingToken("this route needs Authorization: Bearer <tournament token>")
+    if _holder_of(tournament, token) != ORGANISER:
+        raise NotOrganiser("only the organiser's token may do this")
+
+
+def _holder_of(tournament: Tournament, token: str) -> int | str:
+    match = _TOURNAMENT_TOKEN.match(token)
+    if match is None:
+        raise UnknownToken("the bearer token is not a tournament token")
+    if match.group(1) != tournament.id:
+        raise WrongTournament("this token belongs to another tournament")
+    who = services().tournaments.caller(tournament, token)
+    if who is None:
+        raise UnknownToken("the bearer token is not a tournament token")
+    return who

@@ -1,0 +1,65 @@
+"""One error shape, one status per error class: `{"error": {"code", "message", "details"}}`.
+
+`STATUS` is the whole table: each error raised anywhere below a view is
+answered by the status of the nearest class in its MRO found here.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, jsonify
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from domain.errors import DomainError, OptionsError, RuleError
+from service.errors import BadRequest, Forbidden, NotFound, Refused, ServiceError, Unauthorized, VersionConflict
+
+log = logging.getLogger(__name__)
+
+STATUS: dict[type[Exception], int] = {
+    BadRequest: 400,
+    ValidationError: 400,
+    OptionsError: 400,
+    Unauthorized: 401,
+    Forbidden: 403,
+    NotFound: 404,
+    VersionConflict: 409,
+    Refused: 422,
+    RuleError: 422,
+    DomainError: 422,
+}
+
+
+def status_of(error: Exception) -> int:
+    """Return the status an error is answered with (500 for what no entry covers)."""
+    return next((STATUS[cls] for cls in type(error).__mro__ if cls in STATUS), 500)
+
+
+def error_response(status: int, code: str, message: str, details: Any = None) -> tuple[Response, int]:
+    """Return the JSON error body with its status."""
+    return jsonify({"error": {"code": code, "message": message, "details": details or {}}}), status
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Answer every error a request can raise with its status and the JSON error body."""
+
+    @app.errorhandler(ServiceError)
+    @app.errorhandler(DomainError)
+    def _typed(error: ServiceError | DomainError) -> Any:
+        return error_response(status_of(error), error.code, error.message, error.details)
+
+    @app.errorhandler(ValidationError)
+    def _invalid(error: ValidationError) -> Any:
+        return error_response(400, "invalid_request", "the request does not match its schema", error.messages)
+
+    @app.errorhandler(HTTPException)
+    def _http(error: HTTPException) -> Any:
+        code = (error.name or "error").lower().replace(" ", "_")
+        return error_response(error.code or 500, code, error.description or error.name)
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception) -> Any:
+        log.exception("unexpected error")
+        return error_response(500, "internal_error", "the server failed; nothing was changed unless a version moved")

@@ -1,0 +1,143 @@
+"""The game routes: each view parses, authorises, calls the game service and serialises."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from domain.game import FINISHED
+from domain.games import load_all
+from projections.game import game_view
+from service.errors import GameInPlay, GameNotFound, InvalidIdempotencyKey, UnknownGameType
+from service.http.auth import acting_seat, caller_seat
+from service.http.requests import body, query, services
+from service.http.schemas import (
+    BOT_KINDS,
+    ActionSchema,
+    CreateGameSchema,
+    EventsQuerySchema,
+    JoinSchema,
+    ViewQuerySchema,
+)
+
+games = Blueprint("games", __name__)
+_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+
+
+@games.get("/health")
+def health() -> Any:
+    """Tell whether the service and its Redis answer."""
+    s = services()
+    s.redis.ping()
+    return jsonify({"status": "ok", "store": "embedded" if s.embedded else "redis", "prefix": s.prefix})
+
+
+@games.get("/game-types")
+def game_types() -> Any:
+    """List the games with their seat ranges, options and bots."""
+    out = []
+    for rules in sorted(load_all().values(), key=lambda r: r.id):
+        out.append(
+            {
+                "id": rules.id,
+                "title": rules.title,
+                "min_seats": rules.min_seats,
+                "max_seats": rules.max_seats,
+                "rules_version": rules.rules_version,
+                "options": [option.to_dict() for option in rules.options],
+                "bots": list(BOT_KINDS),
+            }
+        )
+    return jsonify({"game_types": out})
+
+
+@games.post("/games")
+def create_game() -> Any:
+    """Create a game; the response holds each named seat's token."""
+    data = body(CreateGameSchema())
+    if data["game"] not in load_all():
+        raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(load_all()))
+    game, tokens = services().games.create(data["game"], data["seats"], data["options"], data["seed"])
+    payload = {"id": game.id, "game": game.type, "version": game.version, "status": game.status, "seats": tokens}
+    return jsonify(payload), 201
+
+
+@games.get("/games")
+def list_games() -> Any:
+    """List the newest games (a lobby): public facts only."""
+    s = services()
+    listed = []
+    for game_id in s.directory.recent_games(50):
+        try:
+            game = s.repository.load(game_id)
+        except GameNotFound:
+            continue
+        view = game_view(game, None)
+        listed.append({k: view[k] for k in ("id", "game", "version", "status", "seats", "to_act")})
+    return jsonify({"games": listed})
+
+
+@games.get("/games/<game_id>")
+def get_game(game_id: str) -> Any:
+    """Return the caller's view (a spectator's without a token), now or after event `at`."""
+    args = query(ViewQuerySchema())
+    game = services().repository.load(game_id)
+    seat = caller_seat(game)
+    if args["open"] and game.status != FINISHED:
+        raise GameInPlay("the open view is available once the game is over")
+    if args["at"] is not None and args["at"] < game.version:
+        past = services().repository.load_at(game_id, args["at"])
+        view = game_view(past, seat, open_view=args["open"])
+        view["legal_actions"] = []
+        return jsonify(view)
+    return jsonify(game_view(game, seat, open_view=args["open"]))
+
+
+@games.post("/games/<game_id>/join")
+def join_game(game_id: str) -> Any:
+    """Take the first open seat."""
+    services().repository.cached(game_id)
+    data = body(JoinSchema())
+    return jsonify(services().games.join(game_id, data["name"])), 201
+
+
+@games.post("/games/<game_id>/actions")
+def post_action(game_id: str) -> Any:
+    """Play one of the caller's legal actions."""
+    seat = acting_seat(services().repository.cached(game_id))
+    data = body(ActionSchema())
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not _IDEMPOTENCY_KEY.match(key):
+        raise InvalidIdempotencyKey("Idempotency-Key must be 1 to 200 visible ASCII characters")
+    result = services().games.act(
+        game_id, seat, data["action"], expected_version=data["expected_version"], idempotency_key=key
+    )
+    return jsonify(result)
+
+
+@games.get("/games/<game_id>/export")
+def export_game(game_id: str) -> Any:
+    """Stream the game as NDJSON: the caller's redacted log during play, the whole log after."""
+    seat = caller_seat(services().repository.cached(game_id))
+    lines = services().archive.export(game_id, seat)
+    headers = {"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'}
+    return Response(lines, mimetype="application/x-ndjson", headers=headers)
+
+
+@games.get("/games/<game_id>/audit")
+def audit_game(game_id: str) -> Any:
+    """Audit a finished game: hash chain, seed, every deal and command re-executed, result."""
+    return jsonify(services().archive.audit(game_id).to_dict())
+
+
+@games.get("/games/<game_id>/events")
+def get_events(game_id: str) -> Any:
+    """Return the log after `after`, redacted for the caller (whole once the game is over)."""
+    args = query(EventsQuerySchema())
+    game = services().repository.load(game_id)
+    seat = caller_seat(game)
+    upto = min(args["after"] + args["limit"], game.version)
+    events = services().games.events_for(game, seat, after=args["after"], upto=upto)
+    return jsonify({"events": events, "version": game.version, "more": upto < game.version})
