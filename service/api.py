@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema
 
 from domain.game import FINISHED, Game
-from domain.games import load_all
+from domain.games import RULES
 from projections.game import game_view
 from service.errors import ApiError
 from service.games import token_sha256
@@ -78,7 +78,7 @@ def health() -> Any:
 def game_types() -> Any:
     """List the games with their seat ranges, options and bots."""
     out = []
-    for rules in sorted(load_all().values(), key=lambda r: r.id):
+    for rules in sorted(RULES.values(), key=lambda r: r.id):
         out.append(
             {
                 "id": rules.id,
@@ -97,8 +97,8 @@ def game_types() -> Any:
 def create_game() -> Any:
     """Create a game; the response holds each named seat's token."""
     data = body(CreateGameSchema())
-    if data["game"] not in load_all():
-        raise ApiError(400, "unknown_game_type", f"no game type {data['game']!r}", known=sorted(load_all()))
+    if data["game"] not in RULES:
+        raise ApiError(400, "unknown_game_type", f"no game type {data['game']!r}", known=sorted(RULES))
     game, tokens = services().games.create(data["game"], data["seats"], data["options"], data["seed"])
     payload = {"id": game.id, "game": game.type, "version": game.version, "status": game.status, "seats": tokens}
     return jsonify(payload), 201

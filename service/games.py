@@ -1,7 +1,7 @@
 """Commands on games: parse nothing, authorise nothing — decide, record, append, schedule.
 
 The HTTP layer and the workers both come through here, so every change to a
-game is decided by `domain.game.execute` against the version it read and
+game is decided by `domain.game.decide` against the version it read and
 appended with that version as the expectation.
 """
 
@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from domain.chance import seed_commitment
 from domain.errors import RuleError
 from domain.events import Event, canonical_json
-from domain.game import Game, execute, first_open_seat
+from domain.game import Game, decide, first_open_seat
 from projections.game import game_view, redact_log
 from service.repository import GameRepository
 from service.store import Directory, EventStore, VersionConflict
@@ -95,7 +95,7 @@ class GameService:
             "options": dict(options),
             "seed_commitment": seed_commitment(seed),
         }
-        events = execute(Game(), command, seed)
+        events = decide(Game(), command, seed)
         self.store.save_seed(game_id, seed)
         self._append(Game(id=game_id), command, events)
         self.directory.add_game(game_id, time.time())
@@ -108,7 +108,7 @@ class GameService:
             seat = first_open_seat(game)
             token = self._new_token(game_id, seat)
             command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(token)}
-            events = execute(game, command, self.repository.seed(game_id))
+            events = decide(game, command, self.repository.seed(game_id))
             try:
                 self._append(game, command, events)
             except VersionConflict:
@@ -138,7 +138,7 @@ class GameService:
             game = self.repository.load(game_id)
             if expected_version is not None and game.version != expected_version:
                 raise VersionConflict(expected_version, game.version)
-            events = execute(game, command, self.repository.seed(game_id))
+            events = decide(game, command, self.repository.seed(game_id))
             first, last = game.version + 1, game.version + len(events)
             record_ = {"first": first, "version": last, "fingerprint": fingerprint}
             try:
@@ -170,7 +170,7 @@ class GameService:
             command = {"kind": "act", "seat": seat, "action": action}
         else:
             return "idle"
-        events = execute(game, command, self.repository.seed(game_id))
+        events = decide(game, command, self.repository.seed(game_id))
         try:
             self._append(game, command, events)
         except VersionConflict:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.game import FINISHED
-from domain.ratings import RatingTable, aggregate_id, decide_rated, identity, leaderboard, replay
+from domain.ratings import RatingTable, aggregate_id, decide, identity, leaderboard, replay
 from service.games import utc_now
 from service.repository import GameRepository
 from service.store import EventStore, VersionConflict
@@ -59,7 +59,7 @@ class RatingService:
         identities = [identity(seat.name, seat.bot) for seat in game.seats]
         for _ in range(MAX_RETRIES):
             table = self.table(game.type)
-            event = decide_rated(table, game_id, identities, game.result["places"])
+            event = decide(table, game_id, identities, game.result["places"])
             try:
                 appended = self.store.append_decided(
                     stream,

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from domain.games import load_all
+from domain.games import RULES
 from service.api import body, query, services
 from service.errors import ApiError
 from service.tournament_schemas import (
@@ -68,8 +68,8 @@ def organiser(tournament_id: str) -> None:
 def create_tournament() -> Any:
     """Create a tournament; the response holds the organiser's token."""
     data = body(CreateTournamentSchema())
-    if data["game"] not in load_all():
-        raise ApiError(400, "unknown_game_type", f"no game type {data['game']!r}", known=sorted(load_all()))
+    if data["game"] not in RULES:
+        raise ApiError(400, "unknown_game_type", f"no game type {data['game']!r}", known=sorted(RULES))
     created, token = service().create(
         data["game"],
         rounds=data["rounds"],
@@ -123,6 +123,6 @@ def get_tournament(tournament_id: str) -> Any:
 def get_leaderboard(game: str) -> Any:
     """Return a game type's ratings, best first."""
     args = query(LeaderboardQuerySchema())
-    if game not in load_all():
-        raise ApiError(404, "unknown_game_type", f"no game type {game!r}", known=sorted(load_all()))
+    if game not in RULES:
+        raise ApiError(404, "unknown_game_type", f"no game type {game!r}", known=sorted(RULES))
     return jsonify(services().ratings.leaderboard(game, args["limit"]))

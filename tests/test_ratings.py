@@ -13,11 +13,13 @@ from domain.ratings import (
     RatingTable,
     aggregate_id,
     apply,
-    decide_rated,
     identity,
     merge_seats,
     replay,
     verify,
+)
+from domain.ratings import (
+    decide as decide_rated,
 )
 from service.wiring import build
 from workers.tournament_queue import rate_job_id

@@ -22,7 +22,7 @@ from typing import Any
 
 from domain.chance import Chance, seed_commitment
 from domain.events import SYSTEM, Event
-from domain.games import load_all
+from domain.games import RULES
 from domain.rules import normalise_options
 from domain.tournament import scoring
 from domain.tournament.errors import (
@@ -65,9 +65,9 @@ def decide(tournament: Tournament, command: Mapping[str, Any], seed: str) -> lis
 
 def create(command: Mapping[str, Any], seed: str) -> list[Event]:
     """Check the settings against the game and return TournamentCreated."""
-    rules = load_all().get(command["game"])
+    rules = RULES.get(command["game"])
     if rules is None:
-        raise InvalidTournament(f"no game type {command['game']!r}", known=sorted(load_all()))
+        raise InvalidTournament(f"no game type {command['game']!r}", known=sorted(RULES))
     form = command.get("format") or "swiss"
     if form not in FORMATS:
         raise InvalidTournament(f"format is one of {', '.join(FORMATS)}", format=form)
@@ -182,12 +182,12 @@ def record_results(tournament: Tournament, command: Mapping[str, Any], seed: str
         }
         events.append(Event("ResultRecorded", data, SYSTEM))
     after = reduce(apply, events, tournament)
-    assert after.current is not None
-    if not after.current.complete:
+    played = after.played[-1]  # the round these results belong to
+    if not played.complete:
         return events
     ratings = command.get("ratings") or {}
-    if after.current.number < tournament.rounds:
-        return events + _round(after, after.current.number + 1, ratings, Chance(seed, tournament.version))
+    if played.number < tournament.rounds:
+        return events + _round(after, played.number + 1, ratings, Chance(seed, tournament.version))
     final = apply(after, Event("TournamentFinished", {"seed": seed, "ratings": ratings, "standings": []}))
     order = [line.entrant for line in standings(final)]
     return events + [Event("TournamentFinished", {"seed": seed, "ratings": dict(ratings), "standings": order}, SYSTEM)]
