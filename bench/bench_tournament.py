@@ -24,7 +24,7 @@ from redis import Redis  # noqa: E402
 
 from domain.chance import Chance  # noqa: E402
 from domain.events import record  # noqa: E402
-from domain.ratings import RatingTable, apply, decide_rated, replay  # noqa: E402
+from domain.ratings import RatingTable, apply, decide, replay  # noqa: E402
 from domain.tournament.pairing import meetings, plan_round, repeats  # noqa: E402
 from domain.tournament.scoring import resolve  # noqa: E402
 from domain.tournament.state import ACTIVE, Entrant, Round, Table, Tournament  # noqa: E402
@@ -72,7 +72,7 @@ def bench_ratings(seconds: float) -> None:
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         players = rng.sample(pool, 4)
-        event = decide_rated(table, f"g{updates}", players, rng.sample([1, 2, 3, 4], 4))
+        event = decide(table, f"g{updates}", players, rng.sample([1, 2, 3, 4], 4))
         log += record(
             [event], after_seq=table.version, previous_hash=table.last_hash, time="t", command_id="c", command=None
         )

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain.chance import Chance  # noqa: E402
 from domain.events import Event  # noqa: E402
 from domain.games.zop_zoo import RULES  # noqa: E402
-from domain.games.zop_zoo.state import ZooState  # noqa: E402
+from domain.games.zop_zoo.state import State  # noqa: E402
 from projections.zop_zoo import seat_view  # noqa: E402
 from workers.bots import random_bot  # noqa: E402
 from workers.bots.zop_zoo import heuristic  # noqa: E402
@@ -54,7 +54,7 @@ def play(seats: int, seed: str) -> tuple[tuple[int, ...], list[Event]]:
 def fold_rate(events: list[Event]) -> float:
     """Return events folded per second when replaying one game."""
     start = time.perf_counter()
-    state: ZooState | None = None
+    state: State | None = None
     for event in events:
         state = RULES.evolve(state, event)
     return len(events) / (time.perf_counter() - start)

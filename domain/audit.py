@@ -24,7 +24,7 @@ from typing import Any
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import GENESIS_HASH, RecordedEvent, chain_hash
-from domain.game import FINISHED, Game, evolve, execute
+from domain.game import FINISHED, Game, decide, evolve
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def _reexecute(events: list[RecordedEvent], seed: str) -> None:
         if first.command is None:
             raise _Failure(first.seq, "a batch of events without the command that caused it")
         try:
-            expected = execute(game, first.command, seed)
+            expected = decide(game, first.command, seed)
         except DomainError as error:
             raise _Failure(first.seq, f"the rules refuse this command: {error.message}") from None
         recorded = [(e.type, e.actor, _normal(e.data)) for e in batch]

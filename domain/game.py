@@ -1,7 +1,7 @@
 """The game aggregate every game shares: seats, status, version, the seed's
 commitment and reveal, wrapped around one game's own rules state.
 
-`execute(game, command, seed)` is the one decision function: the service calls
+`decide(game, command, seed)` is the one decision function: the service calls
 it for every command and an audit calls it again on the recorded commands, so
 both must get the same events. Commands are JSON-native dicts:
 
@@ -23,9 +23,9 @@ from functools import reduce
 from typing import Any
 
 from domain.chance import Chance, seed_commitment
-from domain.errors import GameOver, NotYourTurn, RuleError
+from domain.errors import GameOver, NotYourTurn, OptionsError, RuleError
 from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_upcaster
-from domain.games import load_all
+from domain.games import rules_for
 from domain.rules import Result, Rules, normalise_options
 from domain.values import changed
 
@@ -93,11 +93,6 @@ class Game:
         return self.rules.legal_actions(self.rules_state, seat)
 
 
-def rules_for(game_type: str) -> Rules:
-    """Return a game's rules by id."""
-    return load_all()[game_type]
-
-
 # --- evolve -----------------------------------------------------------------
 
 
@@ -151,7 +146,7 @@ def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
 # --- decide -----------------------------------------------------------------
 
 
-def execute(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
+def decide(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
     """Decide the events of one command, or raise a DomainError."""
     kind = command.get("kind")
     if kind == "create":
@@ -171,6 +166,9 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
     rules = rules_for(command["game"])
     seats = command["seats"]
     options = normalise_options(rules, command.get("options"), len(seats))
+    for seat in seats:
+        if seat is not None and seat.get("bot") is not None and seat["bot"] not in rules.bots:
+            raise OptionsError(f"{rules.id} has no bot {seat['bot']!r}", bots=list(rules.bots))
     if seed_commitment(seed) != command["seed_commitment"]:
         raise RuleError("the seed does not match its commitment")
     created = Event(

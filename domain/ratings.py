@@ -92,7 +92,7 @@ def rate(table: RatingTable, players: Sequence[str], places: Sequence[int]) -> d
     }
 
 
-def decide_rated(table: RatingTable, game_id: str, identities: Sequence[str], places: Sequence[int]) -> Event:
+def decide(table: RatingTable, game_id: str, identities: Sequence[str], places: Sequence[int]) -> Event:
     """Return the one event that rates a finished game."""
     players, merged = merge_seats(identities, places)
     new = rate(table, players, merged)

@@ -1,7 +1,13 @@
 """The surface every game module offers, so that service, workers, bots and tests
 treat all games alike.
 
-A game module in `domain/games/` exposes one object satisfying `Rules`. Its
+A game package in `domain/games/` has the same modules in the same roles: a
+data module (`cards.py` or `tiles.py`); `state.py` with the frozen `State` and
+`evolve(state, event)`; `moves.py` with `to_act`, `legal_actions`, `decide`;
+`steps.py` with `setup`, `system_due`, `advance`, `result` (the system's
+steps); and `__init__.py`, the rulings docstring, then the object satisfying
+`Rules` (its methods are those functions) as `RULES`, last.
+`domain/games/__init__.py` lists every game by name. Its
 state is a frozen value; `evolve` never fails; `decide` validates and raises
 `RuleError` subclasses with a message that says why. Chance enters only
 through the `Chance` handed in.
@@ -68,6 +74,8 @@ class Rules(Protocol):
     min_seats: int
     max_seats: int
     rules_version: str
+    # The bot kinds that can take a seat, so the service can check one without importing workers/.
+    bots: tuple[str, ...]
 
     @property
     def options(self) -> tuple[Option, ...]:

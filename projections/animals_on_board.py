@@ -7,15 +7,12 @@ draw pile shows only its size. Everything else is public.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 from domain.events import Event
-from domain.games.animals_on_board import GAME_ID
 from domain.games.animals_on_board.state import KEEP, State, public_group
 from domain.games.animals_on_board.tiles import HIDDEN, ordered
-from projections import register
 
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
@@ -92,6 +89,3 @@ def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
     if event.type == "GroupTaken" and data["face_down"] is not None and event.actor != seat:
         return {**data, "face_down": HIDDEN}
     return data
-
-
-register(GAME_ID, sys.modules[__name__])  # type: ignore[arg-type]

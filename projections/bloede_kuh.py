@@ -7,15 +7,12 @@ it gave and the card it received).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 from domain.events import Event
-from domain.games.bloede_kuh import GAME_ID
 from domain.games.bloede_kuh.cards import SPECIES
 from domain.games.bloede_kuh.state import HORSE, PIG, State
-from projections import register
 
 
 def _hand(state: State, seat: int) -> dict[str, int]:
@@ -99,6 +96,3 @@ def _horse_passed(cards: list[str | None], seat: int | None) -> dict[str, Any]:
         out["gave"] = cards[seat]
         out["received"] = cards[(seat - 1) % len(cards)]
     return out
-
-
-register(GAME_ID, sys.modules[__name__])  # the module itself is the projection

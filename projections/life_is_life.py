@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 from domain.events import Event
 from domain.games.life_is_life.cards import VALUES
-from domain.games.life_is_life.rules import GAME_ID, may_knock
+from domain.games.life_is_life.moves import may_knock
 from domain.games.life_is_life.state import Scoring, State
-from projections import register
 
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     """Return what `seat` (None: a spectator) sees: own hand, everything public, counts of the rest."""
     view = _public(state)
-    owns = seat is not None and 0 <= seat < state.players
-    view["hand"] = list(state.hands[seat]) if owns and state.hands else None
-    view["may_knock"] = owns and state.turn == seat and not state.phase_over and may_knock(state, seat)
+    view["hand"], view["may_knock"] = None, False
+    if seat is not None and 0 <= seat < state.players:
+        view["hand"] = list(state.hands[seat]) if state.hands else None
+        view["may_knock"] = state.turn == seat and not state.phase_over and may_knock(state, seat)
     return view
 
 
@@ -87,6 +86,3 @@ def _scoring(scoring: Scoring) -> dict[str, Any]:
             majorities=dict(scoring.majorities),
         )
     return out
-
-
-register(GAME_ID, sys.modules[__name__])  # the module itself is the projection

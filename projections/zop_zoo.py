@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 from domain.events import Event
 from domain.games.zop_zoo import board
-from domain.games.zop_zoo.rules import GAME_ID
-from domain.games.zop_zoo.state import Stack, ZooState
-from projections import register
+from domain.games.zop_zoo.state import Stack, State
 
 # Events that carry the black deck's order; a viewer gets only its size.
 _DECK_EVENTS = frozenset({"RoundDealt", "BlackDeckRefilled"})
 
 
-def seat_view(state: ZooState, seat: int | None) -> dict[str, Any]:
+def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     """Return the table as any viewer sees it: every row, the discard pile, the deck's size."""
     cards = state.cards
     return {
@@ -35,7 +32,7 @@ def seat_view(state: ZooState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def open_view(state: ZooState) -> dict[str, Any]:
+def open_view(state: State) -> dict[str, Any]:
     """Return the whole state, the black deck in order (top first)."""
     return {**seat_view(state, None), "black_deck": list(state.deck)}
 
@@ -49,7 +46,7 @@ def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
     return data
 
 
-def _player(state: ZooState, seat: int) -> dict[str, Any]:
+def _player(state: State, seat: int) -> dict[str, Any]:
     as_winner, as_other = board.round_points(state, seat)
     return {
         "seat": seat,
@@ -60,7 +57,7 @@ def _player(state: ZooState, seat: int) -> dict[str, Any]:
     }
 
 
-def _stack(state: ZooState, stack: Stack) -> dict[str, Any]:
+def _stack(state: State, stack: Stack) -> dict[str, Any]:
     cards = state.cards
     return {
         "card": stack.base,
@@ -71,7 +68,7 @@ def _stack(state: ZooState, stack: Stack) -> dict[str, Any]:
     }
 
 
-def _pending(state: ZooState) -> dict[str, Any] | None:
+def _pending(state: State) -> dict[str, Any] | None:
     now = board.pending(state)
     if now is None:
         return None
@@ -85,6 +82,3 @@ def _pending(state: ZooState) -> dict[str, Any] | None:
         pile = state.discard if now.source == "deck" else state.discard[:-1]
         out["dig_finds"] = board.dig_finds(state, state.turn, pile)
     return out
-
-
-register(GAME_ID, sys.modules[__name__])  # type: ignore[arg-type]  # the module itself is the projection

@@ -10,7 +10,8 @@ from typing import Any
 
 from domain.chance import seed_commitment
 from domain.events import GENESIS_HASH, Event, RecordedEvent, record
-from domain.game import Game, evolve, execute, replay
+from domain.game import Game, evolve, replay
+from domain.game import decide as execute
 
 
 def as_stored(events: list[Event], version: int, last_hash: str, command: Mapping[str, Any]) -> list[RecordedEvent]:

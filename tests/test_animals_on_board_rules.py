@@ -277,7 +277,7 @@ def test_trimming_prefers_more_species_when_points_tie() -> None:
 
 
 def test_more_species_breaks_a_tie_and_a_full_tie_is_shared() -> None:
-    from domain.games.animals_on_board.flow import _places
+    from domain.games.animals_on_board.steps import _places
 
     a = depart(["panda-5", "tiger-1"], 0)  # 6 points, 2 species
     b = depart(["lion-3", "fox-3"], 0)  # 6 points, 2 species

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from domain.errors import NotYourTurn, RuleError
-from domain.game import execute
+from domain.game import decide as execute
 from domain.games.bloede_kuh.state import PIG
 from tests.test_bloede_kuh_support import game_at, play, position
 

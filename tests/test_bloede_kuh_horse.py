@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import NotYourTurn, RuleError
-from domain.game import execute
+from domain.game import decide as execute
 from domain.games.bloede_kuh import RULES
 from projections.bloede_kuh import redact, seat_view
 from tests.test_bloede_kuh_support import cards_in_play, game_at, hand, play, position, types

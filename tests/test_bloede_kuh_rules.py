@@ -11,7 +11,7 @@ import pytest
 from domain.chance import Chance
 from domain.errors import NotYourTurn, OptionsError, RuleError
 from domain.events import Event
-from domain.game import execute
+from domain.game import decide as execute
 from domain.games.bloede_kuh import RULES
 from domain.games.bloede_kuh.cards import DECK_SIZE, hand_of, minus_points
 from domain.games.bloede_kuh.state import BETWEEN, OVER, PIG, PLAY, NwiCard, RoundResult, State

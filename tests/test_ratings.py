@@ -13,12 +13,12 @@ from domain.ratings import (
     RatingTable,
     aggregate_id,
     apply,
-    decide_rated,
     identity,
     merge_seats,
     replay,
     verify,
 )
+from domain.ratings import decide as decide_rated
 from service.adapters.jobs import rate_job_id
 from service.bootstrap import build
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from domain.game import ACTIVE, Game, Seat
-from domain.games.zop_zoo.state import ZooState
+from domain.games.zop_zoo.state import State as ZooState
 from projections.game import game_view
 from tests.test_zop_zoo_support import table
 from workers.bots.zop_zoo import heuristic

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from domain.errors import OptionsError, RuleError
 from domain.games.zop_zoo.cards import bundled
-from domain.games.zop_zoo.turns import MustUse, NotOnOffer
+from domain.games.zop_zoo.moves import MustUse, NotOnOffer
 from tests.support import new_table
 from tests.test_zop_zoo_support import RULES, act, table
 

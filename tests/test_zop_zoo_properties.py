@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from domain.events import Event
 from domain.games.zop_zoo.cards import bundled, parse
-from domain.games.zop_zoo.state import ZooState
+from domain.games.zop_zoo.state import State as ZooState
 from projections.game import redact_log
 from projections.zop_zoo import redact, seat_view
 from tests.support import Table, new_table, play_bots

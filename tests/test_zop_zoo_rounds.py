@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from domain.chance import Chance
-from domain.games.zop_zoo import rounds
+from domain.games.zop_zoo import steps
 from domain.games.zop_zoo.cards import bundled, parse
 from domain.games.zop_zoo.state import RoundResult
 from projections.zop_zoo import seat_view
@@ -62,7 +62,7 @@ def test_a_deal_of_only_minus_cards_wins_the_round_at_once() -> None:
     # Seat 1 starts, so it gets the even positions: six minus cards.
     white = [card for pair in zip(MINUS[:6], OTHERS[:6]) for card in pair] + MINUS[6:] + OTHERS[6:]
     state = won(fresh(2), winner=1)
-    events = rounds.next_round(state, StackedChance(white, CARDS.black))
+    events = steps.advance(state, StackedChance(white, CARDS.black))
     assert types(events) == ["RoundDealt", "RoundWon"]
     assert events[1].data["winner"] == 1
     assert events[1].data["scores"] == [0, 4 * -75 + 2 * -90]
@@ -70,7 +70,7 @@ def test_a_deal_of_only_minus_cards_wins_the_round_at_once() -> None:
 
 def test_when_the_deal_completes_two_rows_the_first_dealt_wins() -> None:
     white = MINUS + OTHERS
-    events = rounds.next_round(won(fresh(2), winner=1), StackedChance(white, CARDS.black))
+    events = steps.advance(won(fresh(2), winner=1), StackedChance(white, CARDS.black))
     assert events[1].data["winner"] == 1
 
 
@@ -123,7 +123,7 @@ def test_the_winner_scores_every_card_and_the_others_their_minus_cards_and_side_
     seat: int, winner: bool, expected: int
 ) -> None:
     state = table([WINNER_ROW, OTHER_ROW], bonuses=[["b:bonus-marsupial"], ["b:bonus-mythical"]])
-    assert rounds.score(state, seat, winner) == expected
+    assert steps.score(state, seat, winner) == expected
     points = seat_view(state, seat)["players"][seat]["round_points"]
     assert points["as_winner" if winner else "as_other"] == expected
 

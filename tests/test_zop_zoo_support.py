@@ -12,7 +12,8 @@ from domain.chance import Chance
 from domain.events import Event
 from domain.game import rules_for
 from domain.games.zop_zoo.cards import bundled
-from domain.games.zop_zoo.state import Stack, ZooState
+from domain.games.zop_zoo.state import Stack
+from domain.games.zop_zoo.state import State as ZooState
 
 RULES = rules_for("zop-zoo")
 

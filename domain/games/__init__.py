@@ -1,29 +1,23 @@
-"""The registry of games: id -> rules object."""
+"""The registry of games: every game the service hosts, imported by name, by id.
+
+Each game is a package of the same shape (see `domain/rules.py`); its
+`__init__` ends with `RULES`, the object listed here. The table is built when
+this module is imported, so every thread sees it whole.
+"""
 
 from __future__ import annotations
 
+from domain.games import animals_on_board, bloede_kuh, life_is_life, zop_zoo
 from domain.rules import Rules
 
-RULES: dict[str, Rules] = {}
-_loaded = False
+RULES: dict[str, Rules] = {game.RULES.id: game.RULES for game in (life_is_life, animals_on_board, bloede_kuh, zop_zoo)}
 
 
-def register(rules: Rules) -> Rules:
-    """Add a game to the registry (each game module calls this once)."""
+def rules_for(game_id: str) -> Rules:
+    """Return a game's rules by id (KeyError for an unknown id)."""
+    return RULES[game_id]
+
+
+def register(rules: Rules) -> None:
+    """Add a game that is not one of the service's own (tests register their toy game)."""
     RULES[rules.id] = rules
-    return rules
-
-
-def load_all() -> dict[str, Rules]:
-    """Import every game module (once) so that each registers itself."""
-    import importlib
-    import pkgutil
-
-    global _loaded
-    if _loaded:
-        return RULES
-    _loaded = True
-    for module in pkgutil.iter_modules(__path__):
-        if not module.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{module.name}")
-    return RULES

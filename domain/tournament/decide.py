@@ -22,7 +22,7 @@ from typing import Any
 
 from domain.chance import Chance, seed_commitment
 from domain.events import SYSTEM, Event
-from domain.games import load_all
+from domain.games import RULES
 from domain.rules import normalise_options
 from domain.tournament import scoring
 from domain.tournament.errors import (
@@ -65,9 +65,9 @@ def decide(tournament: Tournament, command: Mapping[str, Any], seed: str) -> lis
 
 def create(command: Mapping[str, Any], seed: str) -> list[Event]:
     """Check the settings against the game and return TournamentCreated."""
-    rules = load_all().get(command["game"])
+    rules = RULES.get(command["game"])
     if rules is None:
-        raise InvalidTournament(f"no game type {command['game']!r}", known=sorted(load_all()))
+        raise InvalidTournament(f"no game type {command['game']!r}", known=sorted(RULES))
     form = command.get("format") or "swiss"
     if form not in FORMATS:
         raise InvalidTournament(f"format is one of {', '.join(FORMATS)}", format=form)
@@ -111,6 +111,9 @@ def register(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
     if tournament.status != REGISTERING:
         raise RegistrationClosed("the tournament has started; registration is closed")
     bot = command.get("bot")
+    bots = RULES[tournament.game].bots
+    if bot is not None and bot not in bots:
+        raise TournamentError(f"{tournament.game} has no bot {bot!r}", bots=list(bots))
     name = command.get("name") or f"{bot}-{len(tournament.entrants) + 1}"
     if name.startswith("bot:"):
         raise TournamentError("names starting with 'bot:' are reserved for bot ratings", name=name)
@@ -182,12 +185,12 @@ def record_results(tournament: Tournament, command: Mapping[str, Any], seed: str
         }
         events.append(Event("ResultRecorded", data, SYSTEM))
     after = reduce(apply, events, tournament)
-    assert after.current is not None
-    if not after.current.complete:
+    played = after.played[-1]  # the round these results belong to
+    if not played.complete:
         return events
     ratings = command.get("ratings") or {}
-    if after.current.number < tournament.rounds:
-        return events + _round(after, after.current.number + 1, ratings, Chance(seed, tournament.version))
+    if played.number < tournament.rounds:
+        return events + _round(after, played.number + 1, ratings, Chance(seed, tournament.version))
     final = apply(after, Event("TournamentFinished", {"seed": seed, "ratings": ratings, "standings": []}))
     order = [line.entrant for line in standings(final)]
     return events + [Event("TournamentFinished", {"seed": seed, "ratings": dict(ratings), "standings": order}, SYSTEM)]

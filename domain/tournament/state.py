@@ -125,8 +125,7 @@ def _int_keys(raw: Mapping[str, float]) -> Mapping[int, float]:
 
 def _set_table(tournament: Tournament, number: int, table: Table) -> Tournament:
     """Replace one table of the current round."""
-    current = tournament.current
-    assert current is not None
+    current = tournament.played[-1]  # tables are only ever in the round in play
     tables = tuple(table if t.number == number else t for t in current.tables)
     return replace(tournament, played=tournament.played[:-1] + (replace(current, tables=tables),))
 
@@ -155,8 +154,7 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
         round_ = Round(data["round"], tuple(data["byes"]), _int_keys(data["ratings"]))
         return replace(tournament, status=ACTIVE, played=tournament.played + (round_,))
     if event.type == "TableSeated":
-        current = tournament.current
-        assert current is not None
+        current = tournament.played[-1]  # a table is seated in the round just started
         table = Table(data["table"], tuple(data["entrants"]))
         return replace(
             tournament, played=tournament.played[:-1] + (replace(current, tables=current.tables + (table,)),)
@@ -179,8 +177,7 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
 
 
 def _table(tournament: Tournament, number: int) -> Table:
-    current = tournament.current
-    assert current is not None
+    current = tournament.played[-1]  # tables are only ever in the round in play
     return next(t for t in current.tables if t.number == number)
 
 

@@ -1,7 +1,7 @@
 """Commands on games: parse nothing, authorise nothing — decide, append, schedule.
 
 The HTTP layer and the workers both come through here, so every change to a
-game is decided by `domain.game.execute` on the version it read and appended
+game is decided by `domain.game.decide` on the version it read and appended
 through the one command path (`service.application.commands`).
 """
 
@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import canonical_json
-from domain.game import FINISHED, Game, execute, first_open_seat
+from domain.game import FINISHED, Game, decide, first_open_seat
 from projections.game import redact_log
 from service.adapters.cache import GameRepository
 from service.adapters.indexes import Directory
@@ -95,7 +95,7 @@ class GameService:
             "options": dict(options),
             "seed_commitment": seed_commitment(seed),
         }
-        events = execute(Game(), command, seed)
+        events = decide(Game(), command, seed)
         self.store.save_seed(game_id, seed)
         outcome = self.commands.create(game_id, Game(id=game_id), Decision(command, events))
         self.directory.add_game(game_id, time.time())
@@ -106,13 +106,13 @@ class GameService:
         """Take the first open seat of a waiting game."""
         taken: dict[str, Any] = {}
 
-        def decide(game: Game) -> Decision:
+        def take_seat(game: Game) -> Decision:
             seat = first_open_seat(game)
             taken.update(seat=seat, name=name, token=self._new_token(game_id, seat))
             command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(taken["token"])}
-            return Decision(command, execute(game, command, self.repository.seed(game_id)))
+            return Decision(command, decide(game, command, self.repository.seed(game_id)))
 
-        self._settle(self.commands.run(game_id, decide, optimistic=True))
+        self._settle(self.commands.run(game_id, take_seat, optimistic=True))
         return taken
 
     def act(
@@ -136,7 +136,7 @@ class GameService:
         try:
             outcome = self.commands.run(
                 game_id,
-                lambda game: Decision(command, execute(game, command, self.repository.seed(game_id))),
+                lambda game: Decision(command, decide(game, command, self.repository.seed(game_id))),
                 expected_version=expected_version,
                 optimistic=expected_version is None,
                 idempotency=idempotency,
@@ -157,14 +157,14 @@ class GameService:
     def step(self, game_id: str, version: int) -> str:
         """Take the system's or one bot's turn if the game still waits on it at `version`."""
 
-        def decide(game: Game) -> Decision:
+        def due_step(game: Game) -> Decision:
             command = self._due_command(game)
             if command is None:
                 return Decision({}, [])
-            return Decision(command, execute(game, command, self.repository.seed(game_id)))
+            return Decision(command, decide(game, command, self.repository.seed(game_id)))
 
         try:
-            outcome = self.commands.run(game_id, decide, expected_version=version)
+            outcome = self.commands.run(game_id, due_step, expected_version=version)
         except VersionConflict:
             # Someone moved first; make sure the current version is scheduled.
             self._schedule(self.repository.cached(game_id))

@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.events import RecordedEvent
 from domain.game import FINISHED
-from domain.ratings import GAME_RATED, RatingTable, aggregate_id, decide_rated, identity, leaderboard, replay
+from domain.ratings import GAME_RATED, RatingTable, aggregate_id, decide, identity, leaderboard, replay
 from service.adapters.cache import AggregateCache, GameRepository
 from service.adapters.store import EventStore
 from service.application.clock import utc_now
@@ -61,9 +61,7 @@ class RatingService:
         places = game.result["places"]
         outcome = self.commands.run(
             aggregate_id(game.type),
-            lambda table: Decision(
-                {"kind": "rate", "game_id": game_id}, [decide_rated(table, game_id, identities, places)]
-            ),
+            lambda table: Decision({"kind": "rate", "game_id": game_id}, [decide(table, game_id, identities, places)]),
             optimistic=True,
             idempotency=Idempotency(game_id, lambda first, last: {"version": last}),
         )

@@ -16,12 +16,12 @@ from typing import Any, TextIO
 
 from domain.errors import DomainError
 from domain.game import Game
+from domain.games import RULES
 from domain.tournament.decide import DEFAULT_SWISS_CAPACITY
 from domain.tournament.pairing import split
 from domain.tournament.state import FINISHED, FORMATS, ROUND_ROBIN
 from service.adapters.jobs import InlineJobs
 from service.bootstrap import Services, from_env
-from service.http.schemas import BOT_KINDS
 
 BAR_WIDTH = 30
 
@@ -35,7 +35,7 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--players", type=int, required=True)
     run.add_argument("--rounds", type=int, required=True)
     run.add_argument(
-        "--bots", default="heuristic", help=f"comma-separated kinds dealt in turn ({', '.join(BOT_KINDS)})"
+        "--bots", default="heuristic", help="comma-separated bot kinds dealt in turn (see GET /game-types)"
     )
     run.add_argument("--format", default="swiss", choices=FORMATS)
     run.add_argument("--seed", default=None, help="fixes every pairing and deal")
@@ -43,10 +43,14 @@ def add_parser(commands: Any) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Run the tournament subcommand."""
+    if args.game not in RULES:
+        print(f"--game takes {', '.join(sorted(RULES))}; not {args.game}", file=sys.stderr)
+        return 2
+    bots = RULES[args.game].bots
     kinds = [kind.strip() for kind in args.bots.split(",") if kind.strip()]
-    unknown = sorted(set(kinds) - set(BOT_KINDS))
+    unknown = sorted(set(kinds) - set(bots))
     if not kinds or unknown:
-        print(f"--bots takes {', '.join(BOT_KINDS)}; not {', '.join(unknown) or 'nothing'}", file=sys.stderr)
+        print(f"--bots takes {', '.join(bots)}; not {', '.join(unknown) or 'nothing'}", file=sys.stderr)
         return 2
     logging.getLogger().setLevel(logging.WARNING)
     services = from_env()

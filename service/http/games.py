@@ -8,13 +8,12 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from domain.game import FINISHED
-from domain.games import load_all
+from domain.games import RULES
 from projections.game import game_view
 from service.errors import GameInPlay, GameNotFound, InvalidIdempotencyKey, UnknownGameType
 from service.http.auth import acting_seat, caller_seat
 from service.http.requests import body, query, services
 from service.http.schemas import (
-    BOT_KINDS,
     ActionSchema,
     CreateGameSchema,
     EventsQuerySchema,
@@ -38,7 +37,7 @@ def health() -> Any:
 def game_types() -> Any:
     """List the games with their seat ranges, options and bots."""
     out = []
-    for rules in sorted(load_all().values(), key=lambda r: r.id):
+    for rules in sorted(RULES.values(), key=lambda r: r.id):
         out.append(
             {
                 "id": rules.id,
@@ -47,7 +46,7 @@ def game_types() -> Any:
                 "max_seats": rules.max_seats,
                 "rules_version": rules.rules_version,
                 "options": [option.to_dict() for option in rules.options],
-                "bots": list(BOT_KINDS),
+                "bots": list(rules.bots),
             }
         )
     return jsonify({"game_types": out})
@@ -57,8 +56,8 @@ def game_types() -> Any:
 def create_game() -> Any:
     """Create a game; the response holds each named seat's token."""
     data = body(CreateGameSchema())
-    if data["game"] not in load_all():
-        raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(load_all()))
+    if data["game"] not in RULES:
+        raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
     game, tokens = services().games.create(data["game"], data["seats"], data["options"], data["seed"])
     payload = {"id": game.id, "game": game.type, "version": game.version, "status": game.status, "seats": tokens}
     return jsonify(payload), 201

@@ -6,10 +6,13 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from domain.games import RULES
 from domain.tournament.decide import MAX_PLAYERS, MAX_ROUNDS
 from domain.tournament.state import FORMATS
 
-BOT_KINDS = ("random", "heuristic")  # MERGE-TODO: from the game registry
+# Every game's bot kinds; which kinds a game has is checked in domain/ when a
+# seat is taken.
+BOT_KINDS = tuple(sorted({kind for rules in RULES.values() for kind in rules.bots}))
 
 NAME = validate.Length(min=1, max=40)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from domain.games import load_all
+from domain.games import RULES
 from service.application.tournaments import TournamentService
 from service.errors import GameTypeNotFound, UnknownGameType
 from service.http.auth import require_organiser, tournament_caller
@@ -31,8 +31,8 @@ def service() -> TournamentService:
 def create_tournament() -> Any:
     """Create a tournament; the response holds the organiser's token."""
     data = body(CreateTournamentSchema())
-    if data["game"] not in load_all():
-        raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(load_all()))
+    if data["game"] not in RULES:
+        raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
     created, token = service().create(
         data["game"],
         rounds=data["rounds"],
@@ -84,6 +84,6 @@ def get_tournament(tournament_id: str) -> Any:
 def get_leaderboard(game: str) -> Any:
     """Return a game type's ratings, best first."""
     args = query(LeaderboardQuerySchema())
-    if game not in load_all():
-        raise GameTypeNotFound(f"no game type {game!r}", known=sorted(load_all()))
+    if game not in RULES:
+        raise GameTypeNotFound(f"no game type {game!r}", known=sorted(RULES))
     return jsonify(services().ratings.leaderboard(game, args["limit"]))

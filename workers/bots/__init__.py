@@ -4,25 +4,19 @@ Each game has a module here with `heuristic(view, legal, rng) -> action`;
 `random` is shared: uniform over the legal actions. `view` is the seat's
 projected view (`projections.game.game_view`), `legal` its legal actions,
 `rng` a `random.Random` seeded from the game id, version and seat so a bot's
-play is reproducible.
+play is reproducible. `BOTS` lists every game's bots by kind; each game's
+rules declare the same kinds (`Rules.bots`).
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-BOT_KINDS = ("random", "heuristic")
-Bot = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
+from workers.bots import animals_on_board, bloede_kuh, life_is_life, zop_zoo
 
-_MODULES = {
-    "life-is-life": "life_is_life",
-    "animals-on-board": "animals_on_board",
-    "bloede-kuh": "bloede_kuh",
-    "zop-zoo": "zop_zoo",
-}
+Bot = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
 
 def random_bot(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
@@ -30,14 +24,17 @@ def random_bot(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random
     return rng.choice(legal)
 
 
+BOTS: dict[str, dict[str, Bot]] = {
+    "life-is-life": {"random": random_bot, "heuristic": life_is_life.heuristic},
+    "animals-on-board": {"random": random_bot, "heuristic": animals_on_board.heuristic},
+    "bloede-kuh": {"random": random_bot, "heuristic": bloede_kuh.heuristic},
+    "zop-zoo": {"random": random_bot, "heuristic": zop_zoo.heuristic},
+}
+
+
 def bot_for(game_id: str, kind: str) -> Bot:
-    """Return the bot of a kind for a game."""
-    if kind == "random":
-        return random_bot
-    if kind != "heuristic":
-        raise KeyError(kind)
-    module = importlib.import_module(f"workers.bots.{_MODULES[game_id]}")
-    return module.heuristic
+    """Return the bot of a kind for a game (KeyError for an unknown game or kind)."""
+    return BOTS[game_id][kind]
 
 
 def bot_rng(game_id: str, version: int, seat: int) -> random.Random:

@@ -24,6 +24,10 @@ Actions (JSON):
 Events: GameSetUp, TileKept, SetupTilesRevealed, RoundStarted, GroupSplit,
 GroupTaken, TurnForfeited, RoundEnded, ArksDeparted.
 
+Modules: `tiles` (the tiles and an ark's departure), `state` (State and
+evolve), `moves` (to_act, legal_actions, decide), `steps` (setup, system_due,
+advance, result).
+
 Rulings where RULES.md and the rulebook leave a case open:
 - After each turn: if that was the final turn, the round ends; else if no
   player left in the round can split or pay for a group, the round ends (RULES
@@ -41,21 +45,15 @@ Rulings where RULES.md and the rulebook leave a case open:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from domain.chance import Chance
-from domain.events import Event
-from domain.games import register
-from domain.games.animals_on_board import flow, moves, state
+from domain.games.animals_on_board import moves, state, steps
 from domain.games.animals_on_board.tiles import SPECIES
-from domain.rules import Option, Result
+from domain.rules import Option
 
 GAME_ID = "animals-on-board"
 
 
 class AnimalsOnBoard:
-    """The rules object registered for `animals-on-board`."""
+    """Animals on Board for 2 to 4 players."""
 
     id = GAME_ID
     title = "Animals on Board"
@@ -71,42 +69,19 @@ class AnimalsOnBoard:
             choices=SPECIES,
         ),
     )
+    bots = ("random", "heuristic")
 
-    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
-        """Raise OptionsError where the options do not fit this many seats."""
-        flow.check_options(options, seats)
-
-    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
-        """Return the events that start a game."""
-        return flow.setup(seats, options, chance)
-
-    def evolve(self, current: Any, event: Event) -> state.State:
-        """Apply one event."""
-        return state.evolve(current, event)
-
-    def to_act(self, current: state.State) -> frozenset[int]:
-        """Return the seats that may act now."""
-        return moves.to_act(current)
-
-    def system_due(self, current: state.State) -> bool:
-        """Tell whether the system must step."""
-        return flow.system_due(current)
-
-    def legal_actions(self, current: state.State, seat: int) -> list[dict[str, Any]]:
-        """Return every action `seat` may post now."""
-        return moves.legal_actions(current, seat)
-
-    def decide(self, current: state.State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
-        """Validate a seat's action and return its events."""
-        return moves.decide(current, seat, action, chance)
-
-    def advance(self, current: state.State, chance: Chance) -> list[Event]:
-        """Return the events of one system step."""
-        return flow.advance(current, chance)
-
-    def result(self, current: state.State) -> Result | None:
-        """Return the result once the arks have departed."""
-        return flow.result(current)
+    check_options = staticmethod(steps.check_options)
+    setup = staticmethod(steps.setup)
+    evolve = staticmethod(state.evolve)
+    to_act = staticmethod(moves.to_act)
+    legal_actions = staticmethod(moves.legal_actions)
+    decide = staticmethod(moves.decide)
+    system_due = staticmethod(steps.system_due)
+    advance = staticmethod(steps.advance)
+    result = staticmethod(steps.result)
 
 
-RULES = register(AnimalsOnBoard())
+RULES = AnimalsOnBoard()
+
+__all__ = ["GAME_ID", "RULES", "AnimalsOnBoard"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from domain.events import Event
 from domain.games.animals_on_board.tiles import CRATES, HIDDEN, START_CRATES, Departure, ordered, tiles_of
+from domain.values import changed
 
 KEEP, BETWEEN, PLAY, OVER = "keep", "between", "play", "over"
 
@@ -61,14 +63,13 @@ def real_tiles(state: State, names: list[str]) -> tuple[str, ...]:
     return ordered(state.face_down if n == HIDDEN else n for n in names)  # type: ignore[misc]
 
 
-def evolve(state: Any, event: Event) -> State:
+def evolve(state: State | None, event: Event) -> State:
     """Apply one event; never fails on a valid stream."""
+    return _HANDLERS[event.type](state, event)
+
+
+def _set_up(_: State | None, event: Event) -> State:
     data = event.data
-    handler = _HANDLERS[event.type]
-    return handler(state, data, event.actor)
-
-
-def _set_up(_: Any, data: Any, __: Any) -> State:
     hands = tuple(tuple(h) for h in data["hands"])
     dealt = {t for h in hands for t in h}
     return State(
@@ -83,28 +84,32 @@ def _set_up(_: Any, data: Any, __: Any) -> State:
     )
 
 
-def _kept(state: State, data: Any, actor: Any) -> State:
+def _kept(state: State, event: Event) -> State:
+    data = event.data
+    actor = int(event.actor)
     kept = list(state.kept)
     kept[actor] = data["tile"]
-    return replace(state, kept=tuple(kept))
+    return changed(state, kept=tuple(kept))
 
 
-def _revealed(state: State, data: Any, _: Any) -> State:
+def _revealed(state: State, event: Event) -> State:
+    data = event.data
+    # Every seat has kept a tile by now: the reveal waits for all of them.
     players = tuple(
-        replace(p, tiles=(t,), hidden=frozenset({t}))
-        for p, t in zip(state.players, state.kept)  # type: ignore[arg-type]
+        changed(p, tiles=(t,), hidden=frozenset({t})) for p, t in zip(state.players, state.kept) if t is not None
     )
     centre = ordered(t for ts in data["tiles"] for t in ts)
-    return replace(state, players=players, hands=(), centre=(centre,), phase=BETWEEN)
+    return changed(state, players=players, hands=(), centre=(centre,), phase=BETWEEN)
 
 
-def _round_started(state: State, data: Any, _: Any) -> State:
+def _round_started(state: State, event: Event) -> State:
+    data = event.data
     drawn = list(data["drawn"])
     face_down = data["face_down"] or state.face_down
     if data["face_down"]:
         drawn.append(data["face_down"])
     group = ordered([t for g in state.centre for t in g] + drawn)
-    return replace(
+    return changed(
         state,
         bag=state.bag - set(drawn),
         centre=(group,),
@@ -119,25 +124,29 @@ def _round_started(state: State, data: Any, _: Any) -> State:
     )
 
 
-def _flow(state: State, data: Any) -> State:
-    return replace(state, current=data["next"], final_turn=data["final_turn"])
+def _flow(state: State, data: Mapping[str, Any]) -> State:
+    return changed(state, current=data["next"], final_turn=data["final_turn"])
 
 
-def _split(state: State, data: Any, actor: Any) -> State:
+def _split(state: State, event: Event) -> State:
+    data = event.data
+    actor = int(event.actor)
     g = data["group"]
     first, second = real_tiles(state, data["first"]), real_tiles(state, data["second"])
     centre = state.centre[:g] + (first, second) + state.centre[g + 1 :]
     players = _with(state.players, actor, crates=data["crates"])
-    return _flow(replace(state, centre=centre, players=players), data)
+    return _flow(changed(state, centre=centre, players=players), data)
 
 
-def _taken(state: State, data: Any, actor: Any) -> State:
+def _taken(state: State, event: Event) -> State:
+    data = event.data
+    actor = int(event.actor)
     g = data["group"]
     group = state.centre[g]
     player = state.players[actor]
     hidden = player.hidden | {t for t in group if t == state.face_down}
     players = _with(state.players, actor, tiles=ordered(player.tiles + group), hidden=hidden, crates=data["crates"])
-    state = replace(
+    state = changed(
         state,
         centre=state.centre[:g] + state.centre[g + 1 :],
         face_down=None if state.face_down in group else state.face_down,
@@ -150,24 +159,26 @@ def _taken(state: State, data: Any, actor: Any) -> State:
     return _flow(state, data)
 
 
-def _forfeited(state: State, data: Any, _: Any) -> State:
-    return _flow(state, data)
+def _forfeited(state: State, event: Event) -> State:
+    return _flow(state, event.data)
 
 
-def _round_ended(state: State, data: Any, _: Any) -> State:
-    return replace(state, phase=BETWEEN, current=None, final_turn=False, game_over=data["game_over"])
+def _round_ended(state: State, event: Event) -> State:
+    data = event.data
+    return changed(state, phase=BETWEEN, current=None, final_turn=False, game_over=data["game_over"])
 
 
-def _departed(state: State, data: Any, _: Any) -> State:
+def _departed(state: State, event: Event) -> State:
+    data = event.data
     departures = tuple(Departure.from_dict(d) for d in data["arks"])
-    return replace(state, phase=OVER, departures=departures)
+    return changed(state, phase=OVER, departures=departures)
 
 
 def _with(players: tuple[Player, ...], seat: int, **changes: Any) -> tuple[Player, ...]:
-    return players[:seat] + (replace(players[seat], **changes),) + players[seat + 1 :]
+    return players[:seat] + (changed(players[seat], **changes),) + players[seat + 1 :]
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[Any, Event], State]] = {
     "GameSetUp": _set_up,
     "TileKept": _kept,
     "SetupTilesRevealed": _revealed,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from domain.events import Event
 from domain.games.bloede_kuh.cards import NWI_VALUES, ROUNDS, Hand, change, hand_of
+from domain.values import changed
 
 PLAY, BETWEEN, OVER = "play", "between", "over"
 PIG, HORSE = "pig", "horse"
@@ -87,11 +88,17 @@ class State:
         return totals
 
 
-def _dealt(state: State | None, data: Mapping[str, Any]) -> State:
+def evolve(state: State | None, event: Event) -> State:
+    """Apply one event; lists in the data become tuples, so a JSON round-trip folds the same."""
+    return _HANDLERS[event.type](state, event)
+
+
+def _dealt(state: State | None, event: Event) -> State:
+    data = event.data
     hands = tuple(hand_of(cards) for cards in data["hands"])
     if state is None:
         state = State(seats=len(hands), minus=(0,) * len(hands))
-    return replace(
+    return changed(
         state,
         round=data["round"],
         dealer=data["dealer"],
@@ -110,17 +117,19 @@ def _with_hand(state: State, seat: int, hand: Hand) -> tuple[Hand, ...]:
     return state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
 
 
-def _discarded(state: State, data: Mapping[str, Any]) -> State:
+def _discarded(state: State, event: Event) -> State:
+    data = event.data
     seat, card = data["seat"], data["card"]
     hand = change(state.hands[seat], card, -1)
-    return replace(state, hands=_with_hand(state, seat, hand), discard=state.discard + (card,))
+    return changed(state, hands=_with_hand(state, seat, hand), discard=state.discard + (card,))
 
 
-def _pair_discarded(state: State, data: Mapping[str, Any]) -> State:
+def _pair_discarded(state: State, event: Event) -> State:
+    data = event.data
     seat, card = data["seat"], data["card"]
     hand = change(state.hands[seat], card, -2)
     others = tuple(c for c in state.nwi if not (c.species == card and c.round == state.round))
-    return replace(
+    return changed(
         state,
         hands=_with_hand(state, seat, hand),
         discard=state.discard + (card, card),
@@ -128,43 +137,50 @@ def _pair_discarded(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _choice_awaited(state: State, data: Mapping[str, Any]) -> State:
-    return replace(state, awaiting=data["choice"], waiting=frozenset(data["seats"]))
+def _choice_awaited(state: State, event: Event) -> State:
+    data = event.data
+    return changed(state, awaiting=data["choice"], waiting=frozenset(data["seats"]))
 
 
-def _refilled(state: State, data: Mapping[str, Any]) -> State:
-    return replace(state, draw=tuple(data["draw"]), discard=())
+def _refilled(state: State, event: Event) -> State:
+    data = event.data
+    return changed(state, draw=tuple(data["draw"]), discard=())
 
 
-def _taken(state: State, data: Mapping[str, Any]) -> State:
+def _taken(state: State, event: Event) -> State:
+    data = event.data
     seat, card = data["seat"], data["card"]
     hands = _with_hand(state, seat, change(state.hands[seat], card, 1))
     if data["from"] == "draw":
-        return replace(state, hands=hands, draw=state.draw[:-1])
-    return replace(state, hands=hands, discard=state.discard[:-1])
+        return changed(state, hands=hands, draw=state.draw[:-1])
+    return changed(state, hands=hands, discard=state.discard[:-1])
 
 
-def _horse_chosen(state: State, data: Mapping[str, Any]) -> State:
+def _horse_chosen(state: State, event: Event) -> State:
+    data = event.data
     seat = data["seat"]
     choices = state.choices[:seat] + (data["card"],) + state.choices[seat + 1 :]
-    return replace(state, choices=choices, waiting=state.waiting - {seat})
+    return changed(state, choices=choices, waiting=state.waiting - {seat})
 
 
-def _horse_passed(state: State, data: Mapping[str, Any]) -> State:
+def _horse_passed(state: State, event: Event) -> State:
+    data = event.data
     hands = list(state.hands)
     for seat, card in enumerate(data["cards"]):
         if card is not None:
             hands[seat] = change(hands[seat], card, -1)
             left = state.left_of(seat)
             hands[left] = change(hands[left], card, 1)
-    return replace(state, hands=tuple(hands), awaiting=None, waiting=frozenset(), choices=(None,) * state.seats)
+    return changed(state, hands=tuple(hands), awaiting=None, waiting=frozenset(), choices=(None,) * state.seats)
 
 
-def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
-    return replace(state, turn=data["next"], awaiting=None, waiting=frozenset())
+def _turn_ended(state: State, event: Event) -> State:
+    data = event.data
+    return changed(state, turn=data["next"], awaiting=None, waiting=frozenset())
 
 
-def _round_scored(state: State, data: Mapping[str, Any]) -> State:
+def _round_scored(state: State, event: Event) -> State:
+    data = event.data
     result = RoundResult(
         round=data["round"],
         ender=data["ender"],
@@ -172,7 +188,7 @@ def _round_scored(state: State, data: Mapping[str, Any]) -> State:
         minus=tuple(data["minus"]),
         nwi_removed=tuple(data["nwi_removed"]),
     )
-    return replace(
+    return changed(
         state,
         phase=OVER if result.round >= ROUNDS else BETWEEN,
         awaiting=None,
@@ -182,11 +198,11 @@ def _round_scored(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _unchanged(state: State, data: Mapping[str, Any]) -> State:
+def _unchanged(state: State, event: Event) -> State:
     return state
 
 
-_HANDLERS: dict[str, Callable[[Any, Mapping[str, Any]], State]] = {
+_HANDLERS: dict[str, Callable[[Any, Event], State]] = {
     "CardsDealt": _dealt,
     "CardDiscarded": _discarded,
     "PairDiscarded": _pair_discarded,
@@ -199,8 +215,3 @@ _HANDLERS: dict[str, Callable[[Any, Mapping[str, Any]], State]] = {
     "TurnEnded": _turn_ended,
     "RoundScored": _round_scored,
 }
-
-
-def evolve(state: State | None, event: Event) -> State:
-    """Apply one event; lists in the data become tuples, so a JSON round-trip folds the same."""
-    return _HANDLERS[event.type](state, event.data)

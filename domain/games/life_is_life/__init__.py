@@ -4,6 +4,10 @@ Events: GameSetUp, PhaseDealt (hands, rows, set-aside cards), RowTraded, Knocked
 SuddenDeathDeclared, then the system step PhaseScored (normal end only),
 LivesLost, PlayerEliminated (one per player out) and the next PhaseDealt.
 
+Modules: `cards` (the deck and a phase's arithmetic), `state` (State and
+evolve), `moves` (to_act, legal_actions, decide), `steps` (setup, system_due,
+advance, result).
+
 Rulings where RULES.md and the rulebook leave a case open:
 
 - Sudden death is checked on the whole hand after each trade of the trading
@@ -29,9 +33,43 @@ Rulings where RULES.md and the rulebook leave a case open:
 
 from __future__ import annotations
 
-from domain.games import register
-from domain.games.life_is_life.rules import GAME_ID, KnockError, LifeIsLife, TradeError
+from domain.games.life_is_life import moves, state, steps
+from domain.games.life_is_life.moves import KnockError, TradeError
+from domain.rules import Option
 
-RULES = register(LifeIsLife())
+GAME_ID = "life-is-life"
+
+
+class LifeIsLife:
+    """Life is Life (Lorenz Kutschke, NSV 2016) for 3 to 5 players."""
+
+    id = GAME_ID
+    title = "Life is Life"
+    min_seats = 3
+    max_seats = 5
+    rules_version = "1"
+    options = (
+        Option(
+            "advanced",
+            "bool",
+            False,
+            "Advanced variant: only all 5 rabbits or all 5 pigs end a phase by sudden death, "
+            "and the declaring player gains 1 life (no cap).",
+        ),
+    )
+    bots = ("random", "heuristic")
+
+    check_options = staticmethod(steps.check_options)
+    setup = staticmethod(steps.setup)
+    evolve = staticmethod(state.evolve)
+    to_act = staticmethod(moves.to_act)
+    legal_actions = staticmethod(moves.legal_actions)
+    decide = staticmethod(moves.decide)
+    system_due = staticmethod(steps.system_due)
+    advance = staticmethod(steps.advance)
+    result = staticmethod(steps.result)
+
+
+RULES = LifeIsLife()
 
 __all__ = ["GAME_ID", "RULES", "KnockError", "LifeIsLife", "TradeError"]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from domain.events import Event
@@ -70,14 +70,12 @@ class State:
 
 
 def evolve(state: State | None, event: Event) -> State:
-    """Apply one event to the state."""
-    handler = _HANDLERS.get(event.type)
-    if handler is None:
-        return state  # type: ignore[return-value]  # an unknown event changes nothing
-    return handler(state, event.data)
+    """Apply one event; never fails on a valid stream."""
+    return _HANDLERS[event.type](state, event)
 
 
-def _set_up(state: State | None, data: Mapping[str, Any]) -> State:
+def _set_up(state: State | None, event: Event) -> State:
+    data = event.data
     players = data["players"]
     lives = data.get("lives", START_LIVES)
     return State(
@@ -88,8 +86,9 @@ def _set_up(state: State | None, data: Mapping[str, Any]) -> State:
     )
 
 
-def _dealt(state: State, data: Mapping[str, Any]) -> State:
-    return replace(
+def _dealt(state: State, event: Event) -> State:
+    data = event.data
+    return changed(
         state,
         phase=data["phase"],
         starter=data["starter"],
@@ -127,7 +126,8 @@ def _swapped(cards: tuple[str, ...], laid: list[str], taken: list[str], strict: 
     return tuple(out)
 
 
-def _traded(state: State, data: Mapping[str, Any]) -> State:
+def _traded(state: State, event: Event) -> State:
+    data = event.data
     seat, index, laid, taken = data["seat"], data["row"] - 1, data["laid"], data["taken"]
     hands, rows, known = list(state.hands), list(state.rows), list(state.known)
     hands[seat] = _swapped(hands[seat], laid, taken)
@@ -146,20 +146,23 @@ def _traded(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _knocked(state: State, data: Mapping[str, Any]) -> State:
+def _knocked(state: State, event: Event) -> State:
+    data = event.data
     seat = data["seat"]
     knocker = seat if state.knocker is None else state.knocker
     turn, over = _next_turn(state, seat, knocker)
-    return replace(
+    return changed(
         state, knocker=knocker, knocked=state.knocked | {seat}, turns=state.turns + 1, turn=turn, phase_over=over
     )
 
 
-def _declared(state: State, data: Mapping[str, Any]) -> State:
-    return replace(state, turn=None, phase_over=True, declared=(data["seat"], tuple(data["species"])))
+def _declared(state: State, event: Event) -> State:
+    data = event.data
+    return changed(state, turn=None, phase_over=True, declared=(data["seat"], tuple(data["species"])))
 
 
-def _scored(state: State, data: Mapping[str, Any]) -> State:
+def _scored(state: State, event: Event) -> State:
+    data = event.data
     pending = Scoring(
         phase=data["phase"],
         lost=(),
@@ -169,26 +172,28 @@ def _scored(state: State, data: Mapping[str, Any]) -> State:
         # A store may sort JSON keys, so the order comes from the species, not the data.
         majorities=tuple((name, data["majorities"].get(name)) for name in SPECIES),
     )
-    return replace(state, pending=pending)
+    return changed(state, pending=pending)
 
 
-def _lives_lost(state: State, data: Mapping[str, Any]) -> State:
+def _lives_lost(state: State, event: Event) -> State:
+    data = event.data
     lost, gained = tuple(data["lost"]), tuple(data["gained"])
     if state.declared is not None:
         seat, combos = state.declared
         scoring = Scoring(phase=state.phase, lost=lost, gained=gained, declarer=seat, combinations=combos)
     else:
-        scoring = replace(state.pending or Scoring(phase=state.phase, lost=(), gained=()), lost=lost, gained=gained)
-    return replace(state, lives=tuple(data["lives"]), last_scoring=scoring, pending=None)
+        scoring = changed(state.pending or Scoring(phase=state.phase, lost=(), gained=()), lost=lost, gained=gained)
+    return changed(state, lives=tuple(data["lives"]), last_scoring=scoring, pending=None)
 
 
-def _eliminated(state: State, data: Mapping[str, Any]) -> State:
+def _eliminated(state: State, event: Event) -> State:
+    data = event.data
     out = list(state.out_in_phase)
     out[data["seat"]] = data["phase"]
-    return replace(state, out_in_phase=tuple(out))
+    return changed(state, out_in_phase=tuple(out))
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[Any, Event], State]] = {
     "GameSetUp": _set_up,
     "PhaseDealt": _dealt,
     "RowTraded": _traded,

@@ -1,8 +1,9 @@
 """Zop Zoo (seed 003, RULES.md §4): cover and connect your six starting cards from the black deck.
 
-Modules: `cards` (the deck as data, `cards.json`), `state` (state and evolve),
-`board` (what the rows and the discard pile allow), `rounds` (deal, round win,
-scoring), `turns` (a player's actions), `rules` (the `Rules` object).
+Modules: `cards` (the deck as data, `cards.json`), `state` (State and
+evolve), `board` (what the rows and the discard pile allow), `moves` (to_act,
+legal_actions, decide: a player's actions), `steps` (setup, system_due,
+advance, result: the deal, the round win and its scoring).
 
 A turn is a sequence of explicit actions: `draw` (the event reveals the card),
 `take_discard`, `place_wild`, `use_mole` / `decline_mole`, and the specialty
@@ -44,9 +45,50 @@ Rulings where RULES.md and the rulebook leave a case open:
   uncovered, the ANTI-minus value or the wild card's value when covered.
 """
 
-from domain.games import register
-from domain.games.zop_zoo.rules import GAME_ID, RULES, ZopZoo
+from __future__ import annotations
 
-register(RULES)
+from domain.games.zop_zoo import moves, state, steps
+from domain.rules import Option
+
+GAME_ID = "zop-zoo"
+
+
+class ZopZoo:
+    """Zop Zoo (Doc Colour): match the black deck's animals to your six starting cards."""
+
+    id = GAME_ID
+    title = "Zop Zoo"
+    min_seats = 2
+    max_seats = 6
+    rules_version = "1"
+    options: tuple[Option, ...] = (
+        Option(
+            "target",
+            "int",
+            800,
+            "total that ends the game after its round (the publisher suggests 1000 for 2 players, 600 for 5-6)",
+            minimum=1,
+        ),
+        Option(
+            "card_set",
+            "object",
+            None,
+            "both decks as data, in the form of the bundled cards.json (null: the bundled deck)",
+        ),
+    )
+    bots = ("random", "heuristic")
+
+    check_options = staticmethod(steps.check_options)
+    setup = staticmethod(steps.setup)
+    evolve = staticmethod(state.evolve)
+    to_act = staticmethod(moves.to_act)
+    legal_actions = staticmethod(moves.legal_actions)
+    decide = staticmethod(moves.decide)
+    system_due = staticmethod(steps.system_due)
+    advance = staticmethod(steps.advance)
+    result = staticmethod(steps.result)
+
+
+RULES = ZopZoo()
 
 __all__ = ["GAME_ID", "RULES", "ZopZoo"]

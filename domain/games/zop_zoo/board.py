@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES, CardSet
-from domain.games.zop_zoo.state import PLAYING, Stack, ZooState
+from domain.games.zop_zoo.state import PLAYING, Stack, State
 
 BESIDE = "beside"  # where a side bonus card goes: beside the row, not onto a starting card
 
@@ -47,13 +47,13 @@ def category(cards: CardSet, stack: Stack) -> str | None:
     return None
 
 
-def categories(state: ZooState, seat: int) -> set[str]:
+def categories(state: State, seat: int) -> set[str]:
     """Return the categories a seat's row shows, for side bonus cards."""
     found = (category(state.cards, stack) for stack in state.rows[seat])
     return {name for name in found if name is not None}
 
 
-def place_for(state: ZooState, seat: int, card: str) -> str | None:
+def place_for(state: State, seat: int, card: str) -> str | None:
     """Return where a black card goes in a seat's row (a starting card's id, or BESIDE), or None."""
     kind = state.cards[card].kind
     if kind in PAIRS:
@@ -67,12 +67,12 @@ def place_for(state: ZooState, seat: int, card: str) -> str | None:
     return None
 
 
-def uncovered(state: ZooState, seat: int) -> list[str]:
+def uncovered(state: State, seat: int) -> list[str]:
     """Return the seat's uncovered starting cards, where a wild card may go."""
     return [stack.base for stack in state.rows[seat] if stack.cover is None]
 
 
-def owner(state: ZooState, card: str) -> int | None:
+def owner(state: State, card: str) -> int | None:
     """Return the seat whose row holds a piece (a stack by its starting card, or a side bonus)."""
     for seat in range(state.seats):
         if card in state.bonuses[seat] or any(stack.base == card for stack in state.rows[seat]):
@@ -80,7 +80,7 @@ def owner(state: ZooState, card: str) -> int | None:
     return None
 
 
-def piece_worth(state: ZooState, seat: int, card: str) -> int | None:
+def piece_worth(state: State, seat: int, card: str) -> int | None:
     """Return what a seat's piece is worth (None: not worth points)."""
     if card in state.bonuses[seat]:
         return state.cards[card].value
@@ -88,18 +88,18 @@ def piece_worth(state: ZooState, seat: int, card: str) -> int | None:
     return worth(state.cards, stack)
 
 
-def worth_pieces(state: ZooState, seat: int) -> list[str]:
+def worth_pieces(state: State, seat: int) -> list[str]:
     """Return the seat's pieces worth points: stacks by starting card, then side bonuses."""
     stacks = [stack.base for stack in state.rows[seat] if worth(state.cards, stack) is not None]
     return stacks + list(state.bonuses[seat])
 
 
-def has_won(state: ZooState, seat: int) -> bool:
+def has_won(state: State, seat: int) -> bool:
     """Tell whether every starting card in the seat's row is worth points."""
     return all(worth(state.cards, stack) is not None for stack in state.rows[seat])
 
 
-def dig_finds(state: ZooState, seat: int, pile: Iterable[str]) -> list[dict[str, Any]]:
+def dig_finds(state: State, seat: int, pile: Iterable[str]) -> list[dict[str, Any]]:
     """Return what a MOLE dig in `pile` takes: every card that covers, connects or sits beside the row."""
     open_cards = set(uncovered(state, seat))
     shown = categories(state, seat)
@@ -124,11 +124,11 @@ def dig_finds(state: ZooState, seat: int, pile: Iterable[str]) -> list[dict[str,
         left = [card for card in left if card not in picked]
 
 
-def _position(state: ZooState, card: str) -> int:
+def _position(state: State, card: str) -> int:
     return state.discard.index(card)
 
 
-def specialty_moves(state: ZooState, seat: int, specialty: str) -> list[dict[str, Any]]:
+def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
     """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used)."""
     kind = state.cards[specialty].kind
     mine = worth_pieces(state, seat)
@@ -145,7 +145,7 @@ def specialty_moves(state: ZooState, seat: int, specialty: str) -> list[dict[str
     ]
 
 
-def pending(state: ZooState) -> Pending | None:
+def pending(state: State) -> Pending | None:
     """Return the decision the player to act faces (None when no one acts)."""
     if state.phase != PLAYING:
         return None
@@ -164,7 +164,7 @@ def pending(state: ZooState) -> Pending | None:
     return Pending(DRAW)
 
 
-def round_points(state: ZooState, seat: int) -> tuple[int, int]:
+def round_points(state: State, seat: int) -> tuple[int, int]:
     """Return what the seat would score now: as the round's winner, and as another player."""
     cards = state.cards
     bonus = sum(cards[card].value for card in state.bonuses[seat])

@@ -193,7 +193,8 @@ def _matches(cards: Mapping[str, Card], white: tuple[str, ...], black: tuple[str
     by_animal: dict[str, str] = {}
     for card_id in white:
         animal = cards[card_id].animal
-        assert animal is not None  # every white kind has an animal (checked in _card)
+        if animal is None:  # cannot happen: _card gives every white kind an animal
+            raise CardSetError(f"card set: white card {card_id} shows no animal")
         if animal in by_animal:
             raise CardSetError(f"card set: two white cards show the animal {animal}")
         by_animal[animal] = card_id

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
-class ZooState:
+class State:
     """One game of Zop Zoo; the black deck's order (`deck`, top first) is its only secret."""
 
     cards: CardSet
@@ -62,19 +62,19 @@ class ZooState:
         return self.discard[-1] if self.discard else None
 
 
-def evolve(state: ZooState | None, event: Event) -> ZooState:
-    """Apply one event."""
-    if state is None:
-        return _set_up(event.data)
-    return _HANDLERS[event.type](state, event.data)
+def evolve(state: State | None, event: Event) -> State:
+    """Apply one event; never fails on a valid stream."""
+    return _HANDLERS[event.type](state, event)
 
 
-def _set_up(data: Mapping[str, Any]) -> ZooState:
+def _set_up(_: State | None, event: Event) -> State:
+    data = event.data
     seats = data["seats"]
-    return ZooState(cards=parse(data["card_set"]), seats=seats, target=data["target"], totals=(0,) * seats)
+    return State(cards=parse(data["card_set"]), seats=seats, target=data["target"], totals=(0,) * seats)
 
 
-def _dealt(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _dealt(state: State, event: Event) -> State:
+    data = event.data
     return changed(
         state,
         phase=PLAYING,
@@ -92,37 +92,45 @@ def _dealt(state: ZooState, data: Mapping[str, Any]) -> ZooState:
     )
 
 
-def _drawn(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _drawn(state: State, event: Event) -> State:
+    data = event.data
     return changed(state, deck=state.deck[1:], drawn=data["card"], fresh=False)
 
 
-def _refilled(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _refilled(state: State, event: Event) -> State:
+    data = event.data
     return changed(state, deck=tuple(data["deck"]), discard=state.discard[-1:])
 
 
-def _placed(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _placed(state: State, event: Event) -> State:
+    data = event.data
     rows = _cover(state.rows, data["seat"], data["onto"], data["card"])
     return changed(state, rows=rows, drawn=None)
 
 
-def _bonus_taken(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _bonus_taken(state: State, event: Event) -> State:
+    data = event.data
     return changed(state, bonuses=_add_bonus(state.bonuses, data["seat"], data["card"]), drawn=None)
 
 
-def _discarded(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _discarded(state: State, event: Event) -> State:
+    data = event.data
     return changed(state, discard=state.discard + (data["card"],), drawn=None)
 
 
-def _turn_ended(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _turn_ended(state: State, event: Event) -> State:
+    data = event.data
     return changed(state, turn=data["next"], fresh=True)
 
 
-def _discard_taken(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _discard_taken(state: State, event: Event) -> State:
+    data = event.data
     state = changed(state, discard=state.discard[:-1], fresh=False)
     return _take(state, data["seat"], data["card"], data["onto"])
 
 
-def _dug(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _dug(state: State, event: Event) -> State:
+    data = event.data
     taken = {item["card"] for item in data["taken"]}
     discard = tuple(card for card in state.discard if card not in taken)
     if data["source"] == "deck":
@@ -133,7 +141,8 @@ def _dug(state: ZooState, data: Mapping[str, Any]) -> ZooState:
     return state
 
 
-def _specialty_used(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _specialty_used(state: State, event: Event) -> State:
+    data = event.data
     rows, bonuses = state.rows, state.bonuses
     pieces = []
     # Lift every moved piece before dropping any, so a swap moves the two at once.
@@ -147,7 +156,8 @@ def _specialty_used(state: ZooState, data: Mapping[str, Any]) -> ZooState:
     return changed(state, rows=rows, bonuses=bonuses, discard=discard, drawn=None, fresh=False, spent=spent)
 
 
-def _round_won(state: ZooState, data: Mapping[str, Any]) -> ZooState:
+def _round_won(state: State, event: Event) -> State:
+    data = event.data
     result = RoundResult(data["round"], data["winner"], tuple(data["scores"]))
     return changed(
         state,
@@ -169,7 +179,7 @@ def _add_bonus(bonuses: Bonuses, seat: int, card: str) -> Bonuses:
     return bonuses[:seat] + (bonuses[seat] + (card,),) + bonuses[seat + 1 :]
 
 
-def _take(state: ZooState, seat: int, card: str, onto: str | None) -> ZooState:
+def _take(state: State, seat: int, card: str, onto: str | None) -> State:
     """Place a card taken from the discard pile: on its starting card, or beside the row."""
     if onto is None:
         return changed(state, bonuses=_add_bonus(state.bonuses, seat, card))
@@ -193,7 +203,8 @@ def _drop(rows: Rows, bonuses: Bonuses, seat: int, piece: Stack | str) -> tuple[
     return rows[:seat] + (rows[seat] + (piece,),) + rows[seat + 1 :], bonuses
 
 
-_HANDLERS: dict[str, Callable[[ZooState, Mapping[str, Any]], ZooState]] = {
+_HANDLERS: dict[str, Callable[[Any, Event], State]] = {
+    "ZooSetUp": _set_up,
     "RoundDealt": _dealt,
     "CardDrawn": _drawn,
     "BlackDeckRefilled": _refilled,

@@ -1,10 +1,11 @@
-"""Blöde Kuh's moves: what a seat may do now, and the events of doing it."""
+"""Blöde Kuh's moves: who may act now, what they may do, and the events of doing it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from domain.batch import Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
@@ -51,20 +52,6 @@ def _sources(state: State) -> list[str]:
     return sources
 
 
-class _Batch:
-    """The events of one decision, with the state they lead to (local and short-lived)."""
-
-    def __init__(self, state: State, actor: int) -> None:
-        self.state = state
-        self.actor = actor
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, data: dict[str, Any]) -> None:
-        event = Event(type_, data, self.actor)
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
     """Validate a seat's action and return its events, or raise RuleError saying why."""
     if state.phase != PLAY:
@@ -74,7 +61,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     if seat not in to_act(state):
         raise _not_asked(state, seat)
     kind = action.get("type")
-    batch = _Batch(state, seat)
+    batch = Batch(state, seat, evolve)
     if state.awaiting == PIG:
         _expect(kind, "take", "the left neighbour of the pig's player must take a card")
         _take(batch, seat, _source(action), chance)
@@ -132,7 +119,7 @@ def _source(action: Mapping[str, Any]) -> str:
     return source
 
 
-def _take(batch: _Batch, seat: int, source: str, chance: Chance) -> None:
+def _take(batch: Batch[State], seat: int, source: str, chance: Chance) -> None:
     state = batch.state
     if source == "discard":
         if not state.discard:
@@ -145,7 +132,7 @@ def _take(batch: _Batch, seat: int, source: str, chance: Chance) -> None:
     batch.emit("CardTaken", {"seat": seat, "from": source, "card": pile[-1]})
 
 
-def _discard(batch: _Batch, seat: int, card: str, chance: Chance) -> None:
+def _discard(batch: Batch[State], seat: int, card: str, chance: Chance) -> None:
     batch.emit("CardDiscarded", {"seat": seat, "card": card})
     state = batch.state
     if card == "pig":
@@ -161,14 +148,14 @@ def _discard(batch: _Batch, seat: int, card: str, chance: Chance) -> None:
     _end_turn(batch)
 
 
-def _discard_pair(batch: _Batch, seat: int, card: str) -> None:
+def _discard_pair(batch: Batch[State], seat: int, card: str) -> None:
     holder = batch.state.holder_of(card)
     to = batch.state.left_of(seat if holder is None else holder)
     batch.emit("PairDiscarded", {"seat": seat, "card": card, "nwi_from": holder, "nwi_to": to})
     _end_turn(batch)
 
 
-def _pass(batch: _Batch, seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+def _pass(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
     if not _sources(batch.state):
         if action.get("from") is not None:
             raise RuleError(
@@ -182,14 +169,14 @@ def _pass(batch: _Batch, seat: int, action: Mapping[str, Any], chance: Chance) -
     _end_turn(batch)
 
 
-def _choose_for_horse(batch: _Batch, seat: int, card: str) -> None:
+def _choose_for_horse(batch: Batch[State], seat: int, card: str) -> None:
     batch.emit("HorseCardChosen", {"seat": seat, "card": card})
     if not batch.state.waiting:
         batch.emit("HorseCardsPassed", {"cards": list(batch.state.choices)})
         _end_turn(batch)
 
 
-def _end_turn(batch: _Batch) -> None:
+def _end_turn(batch: Batch[State]) -> None:
     """End the turn's player's turn; the round ends if that player's hand is empty."""
     state = batch.state
     player = state.turn

@@ -1,13 +1,14 @@
-"""Animals on Board: the system's steps — setup, setting out a round, departure — and the result."""
+"""Animals on Board's system steps: setup, revealing the setup, setting out a round, departure; and the result."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from domain.batch import Batch
 from domain.chance import Chance
 from domain.errors import OptionsError
-from domain.events import Event
+from domain.events import SYSTEM, Event
 from domain.games.animals_on_board.state import BETWEEN, KEEP, OVER, State, evolve
 from domain.games.animals_on_board.tiles import (
     CRATES,
@@ -69,9 +70,13 @@ def system_due(state: State) -> bool:
 def advance(state: State, chance: Chance) -> list[Event]:
     """Return the events of the step that is due."""
     if state.phase == KEEP:
-        others = [[t for t in hand if t != kept] for hand, kept in zip(state.hands, state.kept)]
-        revealed = Event("SetupTilesRevealed", {"tiles": others})
-        return [revealed, _round_started(evolve(state, revealed), chance)]
+        batch = Batch(state, SYSTEM, evolve)
+        batch.emit(
+            "SetupTilesRevealed",
+            {"tiles": [[t for t in hand if t != kept] for hand, kept in zip(state.hands, state.kept)]},
+        )
+        batch.events.append(_round_started(batch.state, chance))
+        return batch.events
     if state.phase != BETWEEN:
         return []
     if state.game_over:

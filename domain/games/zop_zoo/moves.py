@@ -1,18 +1,19 @@
-"""A player's actions inside a turn: validate each and decide its events."""
+"""Zop Zoo's moves: whose turn it is, the choices of the pending decision, and the events of each action."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from domain.batch import Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
 from domain.games.zop_zoo import board
 from domain.games.zop_zoo.board import BESIDE, DRAW, MOLE, SPECIALTY, SPECIALTY_ACTIONS, TAKE, WILD, Pending
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES
-from domain.games.zop_zoo.rounds import Batch, check_win
-from domain.games.zop_zoo.state import ZooState
+from domain.games.zop_zoo.state import PLAYING, State, evolve
+from domain.games.zop_zoo.steps import check_win
 
 
 class MustUse(RuleError):
@@ -27,15 +28,40 @@ class NotOnOffer(RuleError):
     code = "not_on_offer"
 
 
-def decide(state: ZooState, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
+def to_act(state: State) -> frozenset[int]:
+    """Return the player whose turn it is (no one between rounds)."""
+    return frozenset({state.turn}) if state.phase == PLAYING else frozenset()
+
+
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """Return the choices of the pending decision."""
+    now = board.pending(state)
+    if now is None or seat != state.turn:
+        return []
+    if now.decision == DRAW:
+        return [{"type": "draw"}]
+    if now.decision == TAKE:
+        return [{"type": "take_discard"}]
+    if now.decision == WILD:
+        return [{"type": "place_wild", "card": card} for card in board.uncovered(state, seat)]
+    if now.decision == MOLE:
+        decline = {"type": "decline_mole"} if now.source == "deck" else {"type": "draw"}
+        return [{"type": "use_mole"}, decline]
+    if now.card is None:  # a specialty on offer always names its card
+        return []
+    return board.specialty_moves(state, seat, now.card)
+
+
+def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
     """Validate the player's action and return its events."""
     kind = action.get("type")
     handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleError(f"unknown action type {kind!r}; one of: {', '.join(sorted(_ACTIONS))}")
     now = board.pending(state)
-    assert now is not None, "the core only asks the player to act"
-    batch = Batch(state, seat)
+    if now is None:
+        raise RuleError("no one acts between rounds: the next round must be dealt first")
+    batch = Batch(state, seat, evolve)
     handler(batch, now, action, chance)
     return batch.events
 
@@ -43,33 +69,33 @@ def decide(state: ZooState, seat: int, action: Mapping[str, Any], chance: Chance
 # --- drawing ------------------------------------------------------------------
 
 
-def _draw(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _draw(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
     if not (now.decision == DRAW or (now.decision == MOLE and now.source == "discard")):
-        raise _must_finish(batch.now, now)
-    state = batch.now
+        raise _must_finish(batch.state, now)
+    state = batch.state
     if not state.deck:
         if len(state.discard) < 2:
             raise RuleError("nothing to draw: the black deck is empty and the discard pile cannot refill it")
         # The discard pile's top card stays; the rest is shuffled into a new black deck.
-        batch.emit("BlackDeckRefilled", deck=chance.shuffle(state.discard[:-1]))
-    card = batch.now.deck[0]
-    batch.emit("CardDrawn", seat=batch.actor, card=card)
+        batch.emit("BlackDeckRefilled", {"deck": chance.shuffle(state.discard[:-1])})
+    card = batch.state.deck[0]
+    batch.emit("CardDrawn", {"seat": batch.actor, "card": card})
     _resolve_drawn(batch, card)
 
 
-def _resolve_drawn(batch: Batch, card: str) -> None:
+def _resolve_drawn(batch: Batch[State], card: str) -> None:
     """Play the drawn card where no choice is left; leave it in hand for a choice."""
-    state, seat = batch.now, batch.now.turn
+    state, seat = batch.state, batch.state.turn
     kind = state.cards[card].kind
     if kind in PAIRS or kind == "side_bonus":
         place = board.place_for(state, seat, card)
         if place is None:
             _discard_and_end(batch, card)
         elif place == BESIDE:
-            batch.emit("SideBonusTaken", seat=seat, card=card)
+            batch.emit("SideBonusTaken", {"seat": seat, "card": card})
             check_win(batch)
         else:
-            batch.emit("CardMatched", seat=seat, card=card, onto=place)
+            batch.emit("CardMatched", {"seat": seat, "card": card, "onto": place})
             check_win(batch)
     elif kind == "wild" and not board.uncovered(state, seat):
         _discard_and_end(batch, card)
@@ -77,28 +103,28 @@ def _resolve_drawn(batch: Batch, card: str) -> None:
         _discard_and_end(batch, card)
 
 
-def _discard_and_end(batch: Batch, card: str) -> None:
-    batch.emit("CardDiscarded", seat=batch.now.turn, card=card)
+def _discard_and_end(batch: Batch[State], card: str) -> None:
+    batch.emit("CardDiscarded", {"seat": batch.state.turn, "card": card})
     _end_turn(batch)
 
 
-def _end_turn(batch: Batch) -> None:
-    state = batch.now
-    batch.emit("TurnEnded", next=(state.turn + 1) % state.seats)
+def _end_turn(batch: Batch[State]) -> None:
+    state = batch.state
+    batch.emit("TurnEnded", {"next": (state.turn + 1) % state.seats})
 
 
 # --- the discard pile -----------------------------------------------------------
 
 
-def _take_discard(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _take_discard(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
     if now.decision != TAKE:
-        top = batch.now.top
-        shown = "empty" if top is None else f"topped by {_name(batch.now, top)}"
+        top = batch.state.top
+        shown = "empty" if top is None else f"topped by {_name(batch.state, top)}"
         raise NotOnOffer(f"there is nothing to take: the discard pile is {shown}, which does not fit your row now")
-    seat = batch.now.turn
+    seat = batch.state.turn
     # Keep taking while the new top card fits too; then the turn ends.
-    while (top := batch.now.top) is not None and (place := board.place_for(batch.now, seat, top)) is not None:
-        batch.emit("DiscardTaken", seat=seat, card=top, onto=None if place == BESIDE else place)
+    while (top := batch.state.top) is not None and (place := board.place_for(batch.state, seat, top)) is not None:
+        batch.emit("DiscardTaken", {"seat": seat, "card": top, "onto": None if place == BESIDE else place})
         if check_win(batch):
             return
     _end_turn(batch)
@@ -107,10 +133,10 @@ def _take_discard(batch: Batch, now: Pending, action: Mapping[str, Any], chance:
 # --- wild cards and MOLEs ---------------------------------------------------------
 
 
-def _place_wild(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _place_wild(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
     if now.decision != WILD or now.card is None:
         raise NotOnOffer("there is no wild card to place: a wild card is placed just after it is drawn")
-    state, seat = batch.now, batch.now.turn
+    state, seat = batch.state, batch.state.turn
     onto = action.get("card")
     if not isinstance(onto, str) or onto not in state.cards.cards:
         raise RuleError("place_wild needs 'card': the id of one of your uncovered starting cards")
@@ -121,19 +147,19 @@ def _place_wild(batch: Batch, now: Pending, action: Mapping[str, Any], chance: C
     stack = next(s for s in state.rows[seat] if s.base == onto)
     if stack.cover is not None:
         raise RuleError(f"{onto} is already covered by {stack.cover}: a wild card goes on an uncovered starting card")
-    batch.emit("WildPlaced", seat=seat, card=now.card, onto=onto)
+    batch.emit("WildPlaced", {"seat": seat, "card": now.card, "onto": onto})
     check_win(batch)
 
 
-def _use_mole(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _use_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
     if now.decision != MOLE or now.card is None:
         raise NotOnOffer(
             "there is no MOLE on offer: use one just after drawing it, or when it tops the discard pile at your turn's start"
         )
-    state, seat = batch.now, batch.now.turn
+    state, seat = batch.state, batch.state.turn
     pile = state.discard if now.source == "deck" else state.discard[:-1]
     finds = board.dig_finds(state, seat, pile)
-    batch.emit("DiscardPileDug", seat=seat, mole=now.card, source=now.source, taken=finds)
+    batch.emit("DiscardPileDug", {"seat": seat, "mole": now.card, "source": now.source, "taken": finds})
     if check_win(batch):
         return
     # A drawn MOLE that found something lets its player draw again; any other dig ends the turn.
@@ -141,7 +167,7 @@ def _use_mole(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Cha
         _end_turn(batch)
 
 
-def _decline_mole(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _decline_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
     if now.decision != MOLE or now.source != "deck" or now.card is None:
         raise NotOnOffer("there is no drawn MOLE to decline (a MOLE on the discard pile is declined by drawing)")
     _discard_and_end(batch, now.card)
@@ -150,8 +176,8 @@ def _decline_mole(batch: Batch, now: Pending, action: Mapping[str, Any], chance:
 # --- specialty cards --------------------------------------------------------------
 
 
-def _use_specialty(batch: Batch, now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
-    state, seat = batch.now, batch.now.turn
+def _use_specialty(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+    state, seat = batch.state, batch.state.turn
     if now.decision != SPECIALTY or now.card is None:
         top = state.top
         if state.fresh and top is not None and top in state.spent:
@@ -165,7 +191,7 @@ def _use_specialty(batch: Batch, now: Pending, action: Mapping[str, Any], chance
             f"the card to use is the {_name(state, now.card)}: its action is {expected}, not {action['type']}"
         )
     moves = _moves(state, seat, action)
-    batch.emit("SpecialtyUsed", seat=seat, specialty=now.card, source=now.source, moves=moves)
+    batch.emit("SpecialtyUsed", {"seat": seat, "specialty": now.card, "source": now.source, "moves": moves})
     if check_win(batch):
         return
     # From the draw pile the turn goes on; from the discard pile it ends (the card stays there, spent).
@@ -173,7 +199,7 @@ def _use_specialty(batch: Batch, now: Pending, action: Mapping[str, Any], chance
         _end_turn(batch)
 
 
-def _moves(state: ZooState, seat: int, action: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _moves(state: State, seat: int, action: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Validate a give, take_card or swap and return its card moves."""
     if action["type"] == "give":
         to = _other_seat(state, seat, action, "to")
@@ -186,7 +212,7 @@ def _moves(state: ZooState, seat: int, action: Mapping[str, Any]) -> list[dict[s
     return [{"card": mine, "from": seat, "to": other}, {"card": theirs, "from": other, "to": seat}]
 
 
-def _other_seat(state: ZooState, seat: int, action: Mapping[str, Any], key: str) -> int:
+def _other_seat(state: State, seat: int, action: Mapping[str, Any], key: str) -> int:
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < state.seats:
         raise RuleError(f"{action['type']} needs '{key}': a seat number from 0 to {state.seats - 1}")
@@ -195,7 +221,7 @@ def _other_seat(state: ZooState, seat: int, action: Mapping[str, Any], key: str)
     return value
 
 
-def _piece(state: ZooState, seat: int, action: Mapping[str, Any], key: str) -> str:
+def _piece(state: State, seat: int, action: Mapping[str, Any], key: str) -> str:
     card = action.get(key)
     if not isinstance(card, str) or card not in state.cards.cards:
         raise RuleError(f"{action['type']} needs '{key}': the id of a card in a row (a starting card or a side bonus)")
@@ -209,7 +235,7 @@ def _piece(state: ZooState, seat: int, action: Mapping[str, Any], key: str) -> s
 # --- messages ---------------------------------------------------------------------
 
 
-def _must_finish(state: ZooState, now: Pending) -> RuleError:
+def _must_finish(state: State, now: Pending) -> RuleError:
     """Explain why the player cannot draw now."""
     card = _name(state, now.card) if now.card else ""
     if now.decision == TAKE:
@@ -223,11 +249,11 @@ def _must_finish(state: ZooState, now: Pending) -> RuleError:
     return MustUse(f"the {card} {where} must be used, since you can ({action})")
 
 
-def _name(state: ZooState, card: str) -> str:
+def _name(state: State, card: str) -> str:
     return f"{state.cards[card].name} ({card})"
 
 
-_Handler = Callable[[Batch, Pending, Mapping[str, Any], Chance], None]
+_Handler = Callable[[Batch[State], Pending, Mapping[str, Any], Chance], None]
 _ACTIONS: dict[str, _Handler] = {
     "draw": _draw,
     "take_discard": _take_discard,

@@ -1,0 +1,90 @@
+"""Life is Life's moves: whose turn it is, what they may do, and the events of doing it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+from domain.chance import Chance
+from domain.errors import RuleError
+from domain.events import Event
+from domain.games.life_is_life.cards import ROW_SIZES, VALUES, sudden_death
+from domain.games.life_is_life.state import State
+
+
+class TradeError(RuleError):
+    """A trade the rules do not allow (wrong row, cards not held, same cards as the row)."""
+
+
+class KnockError(RuleError):
+    """A knock before having traded in this phase."""
+
+
+def to_act(state: State) -> frozenset[int]:
+    """Return the seat whose turn it is (none once the phase is over)."""
+    if state.turn is None or state.phase_over or state.over:
+        return frozenset()
+    return frozenset({state.turn})
+
+
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """List every distinct trade, and the knock when it is allowed."""
+    if seat not in to_act(state):
+        return []
+    hand = state.hands[seat]
+    actions: list[dict[str, Any]] = []
+    for row, cards in enumerate(state.rows, start=1):
+        for laid in sorted(set(combinations(hand, len(cards)))):
+            if laid != cards:
+                actions.append({"type": "trade", "row": row, "cards": list(laid)})
+    if may_knock(state, seat):
+        actions.append({"type": "knock"})
+    return actions
+
+
+def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
+    """Validate a trade or a knock and return its events."""
+    if seat not in to_act(state):
+        raise RuleError(f"it is not seat {seat}'s turn")
+    kind = action.get("type")
+    if kind == "trade":
+        return _trade(state, seat, action)
+    if kind == "knock":
+        if not may_knock(state, seat):
+            raise KnockError("you may knock only after having traded at least once in this phase")
+        return [Event("Knocked", {"seat": seat, "opens_last_round": state.knocker is None}, seat)]
+    raise RuleError(f"unknown action type {kind!r}: expected 'trade' or 'knock'")
+
+
+def may_knock(state: State, seat: int) -> bool:
+    """Knocking needs a trade this phase; in the last round the knock is a pass, always allowed."""
+    return state.knocker is not None or seat in state.traded
+
+
+def _trade(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
+    """Validate one trade and return RowTraded, plus SuddenDeathDeclared when it completes one."""
+    row = action.get("row")
+    if isinstance(row, bool) or not isinstance(row, int) or not 1 <= row <= len(ROW_SIZES):
+        raise TradeError(f"row must be a whole number from 1 to {len(ROW_SIZES)}, not {row!r}")
+    cards = action.get("cards")
+    if not isinstance(cards, (list, tuple)) or not all(isinstance(card, str) for card in cards):
+        raise TradeError("cards must be a list of species names")
+    unknown = sorted({card for card in cards if card not in VALUES})
+    if unknown:
+        raise TradeError(f"unknown species {', '.join(unknown)}; species are {', '.join(VALUES)}")
+    taken = state.rows[row - 1]
+    if len(cards) != len(taken):
+        raise TradeError(f"row {row} holds {len(taken)} card(s): lay down exactly {len(taken)}, not {len(cards)}")
+    laid, hand = Counter(cards), Counter(state.hands[seat])
+    missing = laid - hand
+    if missing:
+        raise TradeError(f"you do not hold {', '.join(sorted(missing.elements()))}")
+    if laid == Counter(taken):
+        raise TradeError(f"the cards laid down must differ from row {row} ({', '.join(taken)}) in at least one card")
+    events = [Event("RowTraded", {"seat": seat, "row": row, "laid": sorted(cards), "taken": list(taken)}, seat)]
+    combos = sudden_death((hand - laid + Counter(taken)).elements(), state.advanced)
+    if combos:
+        events.append(Event("SuddenDeathDeclared", {"seat": seat, "species": combos}, seat))
+    return events

@@ -1,0 +1,109 @@
+"""Zop Zoo's system steps: setup, the deal, the round win (checked after every change) and its scoring, the result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.batch import Batch
+from domain.chance import Chance
+from domain.errors import RuleError
+from domain.events import SYSTEM, Event
+from domain.games.zop_zoo import cards
+from domain.games.zop_zoo.board import has_won, round_points
+from domain.games.zop_zoo.cards import STARTING_CARDS
+from domain.games.zop_zoo.state import OVER, ROUND_WON, State, evolve
+from domain.rules import Result
+
+
+def check_options(options: Mapping[str, Any], seats: int) -> None:
+    """Raise OptionsError for a card set of the wrong form or too small for the seats."""
+    raw = options.get("card_set")
+    cards.check_fits(cards.parse(cards.bundled() if raw is None else raw), seats)
+
+
+def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
+    """Record the card set and target (so a replay needs nothing else), draw the first starter and deal round 1."""
+    raw = options.get("card_set")
+    card_set = cards.bundled() if raw is None else raw
+    set_up = Event("ZooSetUp", {"seats": seats, "target": options["target"], "card_set": dict(card_set)}, SYSTEM)
+    batch = Batch(evolve(None, set_up), SYSTEM, evolve)
+    deal(batch, chance, round_=1, starter=chance.below(seats))
+    return [set_up, *batch.events]
+
+
+def system_due(state: State) -> bool:
+    """Tell whether the next round must be dealt."""
+    return state.phase == ROUND_WON
+
+
+def advance(state: State, chance: Chance) -> list[Event]:
+    """Deal the next round; the last round's winner is dealt first and starts."""
+    if not system_due(state):
+        raise RuleError("no round is waiting to be dealt")
+    batch = Batch(state, SYSTEM, evolve)
+    deal(batch, chance, round_=state.round + 1, starter=state.results[-1].winner)
+    return batch.events
+
+
+def result(state: State) -> Result | None:
+    """Rank by total once a round has ended with someone at the target; ties share a place."""
+    if state.phase != OVER:
+        return None
+    totals = state.totals
+    places = tuple(1 + sum(other > mine for other in totals) for mine in totals)
+    detail = {
+        "totals": list(totals),
+        "target": state.target,
+        "rounds": [{"round": r.round, "winner": r.winner, "scores": list(r.scores)} for r in state.results],
+    }
+    return Result(places, detail)
+
+
+def deal(batch: Batch[State], chance: Chance, round_: int, starter: int) -> None:
+    """Shuffle both decks, deal six starting cards each one at a time from the starter, then check for a win."""
+    state = batch.state
+    white = chance.shuffle(state.cards.white)
+    dealt = STARTING_CARDS * state.seats
+    rows: list[list[str]] = [[] for _ in range(state.seats)]
+    for index, card in enumerate(white[:dealt]):
+        rows[(starter + index) % state.seats].append(card)
+    batch.emit(
+        "RoundDealt",
+        {
+            "round": round_,
+            "starter": starter,
+            "rows": rows,
+            "set_aside": white[dealt:],
+            "deck": chance.shuffle(state.cards.black),
+        },
+    )
+    check_win(batch)
+
+
+def check_win(batch: Batch[State]) -> bool:
+    """End the round if a seat has all its starting cards worth points (from the player to act on)."""
+    state = batch.state
+    for offset in range(state.seats):
+        seat = (state.turn + offset) % state.seats
+        if has_won(state, seat):
+            scores = [score(state, other, other == seat) for other in range(state.seats)]
+            totals = [total + gained for total, gained in zip(state.totals, scores)]
+            batch.emit(
+                "RoundWon",
+                {
+                    "round": state.round,
+                    "winner": seat,
+                    "scores": scores,
+                    "totals": totals,
+                    "game_over": max(totals) >= state.target,
+                },
+            )
+            return True
+    return False
+
+
+def score(state: State, seat: int, winner: bool) -> int:
+    """Score a seat's round: every card for the winner; minus cards and side bonuses for the others."""
+    as_winner, as_other = round_points(state, seat)
+    return as_winner if winner else as_other
