@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run worker test bench clean
+.PHONY: setup run worker test lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +21,19 @@ worker: setup  ## an RQ worker (needs REDIS_URL)
 	$(BIN)/menagerie worker
 
 test: setup  ## the whole suite (real-Redis tests need REDIS_URL; they are skipped loudly without it)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
+
+lint: setup  ## ruff (lint and format check) and mypy on production code
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: setup  ## apply ruff's formatting and safe fixes
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
 
 bench: setup  ## every benchmark script (needs REDIS_URL for the store figures)
 	@for script in bench/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .schemathesis
