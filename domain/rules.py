@@ -76,6 +76,10 @@ class Rules(Protocol):
     rules_version: str
     # The bot kinds that can take a seat, so the service can check one without importing workers/.
     bots: tuple[str, ...]
+    # The forms of the actions a seat may post, whatever the state: type -> field -> kind, one of
+    # "int", "str", "[str]" (a list of strings), with "?" after it where the field may be left out
+    # or null. A posted action of no such form is malformed (HTTP 400), not illegal (422).
+    actions: Mapping[str, Mapping[str, str]]
 
     @property
     def options(self) -> tuple[Option, ...]:

@@ -38,6 +38,12 @@ class InvalidIdempotencyKey(BadRequest):
     code = "invalid_idempotency_key"
 
 
+class AtOutOfRange(BadRequest):
+    """A past view asked for after an event the game has not reached."""
+
+    code = "at_out_of_range"
+
+
 class UnknownGameType(BadRequest):
     """A request names a game type that does not exist."""
 

@@ -137,6 +137,7 @@ class ToyRules:
     rules_version = "1"
     options = (Option("goal", "int", 10, "total that ends the game", minimum=3, maximum=100),)
     bots = ("random",)
+    actions = {"add": {"n": "int"}}
 
     check_options = staticmethod(check_options)
     setup = staticmethod(setup)

@@ -12,10 +12,15 @@ from service.http.errors import register_error_handlers
 from service.http.games import games
 from service.http.tournaments import tournaments
 
+# No request needs more: the largest legal body (a create with eight seats and
+# options) is a few hundred bytes. A larger one is a 413 in the JSON error shape.
+MAX_BODY_BYTES = 64 * 1024
+
 
 def create_app(services: Services | None = None, config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app on the given services (tests) or on the environment's."""
     app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # DefaultJSONProvider has it
     app.extensions["menagerie"] = services or from_env()

@@ -57,7 +57,12 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Any:
         code = (error.name or "error").lower().replace(" ", "_")
-        return error_response(error.code or 500, code, error.description or error.name)
+        response, status = error_response(error.code or 500, code, error.description or error.name)
+        # Keep what the exception says beside its body: `Allow` on a 405, `Retry-After` on a 429.
+        for name, value in error.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response, status
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Any:

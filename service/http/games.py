@@ -10,7 +10,8 @@ from flask import Blueprint, Response, jsonify, request
 from domain.game import FINISHED
 from domain.games import RULES
 from projections.game import game_view
-from service.errors import GameInPlay, GameNotFound, InvalidIdempotencyKey, UnknownGameType
+from service.errors import AtOutOfRange, GameInPlay, GameNotFound, InvalidIdempotencyKey, UnknownGameType
+from service.http.actions import load_action
 from service.http.auth import acting_seat, caller_seat
 from service.http.requests import body, query, services
 from service.http.schemas import (
@@ -86,12 +87,16 @@ def get_game(game_id: str) -> Any:
     seat = caller_seat(game)
     if args["open"] and game.status != FINISHED:
         raise GameInPlay("the open view is available once the game is over")
-    if args["at"] is not None and args["at"] < game.version:
-        past = services().repository.load_at(game_id, args["at"])
-        view = game_view(past, seat, open_view=args["open"])
-        view["legal_actions"] = []
-        return jsonify(view)
-    return jsonify(game_view(game, seat, open_view=args["open"]))
+    at = args["at"]
+    if at is None:
+        return jsonify(game_view(game, seat, open_view=args["open"]))
+    if at > game.version:
+        raise AtOutOfRange(f"the game has {game.version} events; at must be 1 to {game.version}", version=game.version)
+    # A past view, even at the current version: what was, with nothing to act on.
+    past = game if at == game.version else services().repository.load_at(game_id, at)
+    view = game_view(past, seat, open_view=args["open"])
+    view["legal_actions"] = []
+    return jsonify(view)
 
 
 @games.post("/games/<game_id>/join")
@@ -105,14 +110,14 @@ def join_game(game_id: str) -> Any:
 @games.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> Any:
     """Play one of the caller's legal actions."""
-    seat = acting_seat(services().repository.cached(game_id))
+    game = services().repository.cached(game_id)
+    seat = acting_seat(game)
     data = body(ActionSchema())
+    action = load_action(game.type, data["action"])
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _IDEMPOTENCY_KEY.match(key):
         raise InvalidIdempotencyKey("Idempotency-Key must be 1 to 200 visible ASCII characters")
-    result = services().games.act(
-        game_id, seat, data["action"], expected_version=data["expected_version"], idempotency_key=key
-    )
+    result = services().games.act(game_id, seat, action, expected_version=data["expected_version"], idempotency_key=key)
     return jsonify(result)
 
 

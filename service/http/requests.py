@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 from flask import current_app, request
@@ -9,6 +11,9 @@ from marshmallow import Schema
 
 from service.bootstrap import Services
 from service.errors import MalformedJson
+
+MAX_DEPTH = 32  # no request needs more; deeper values cannot be stored as they came
+MAX_INTEGER = 2**63 - 1  # what every JSON encoder and Redis script on the way keeps exact
 
 
 def services() -> Services:
@@ -19,13 +24,62 @@ def services() -> Services:
 
 def body(schema: Schema) -> dict[str, Any]:
     """Parse and validate a JSON object body (400 when it is not one)."""
-    data = request.get_json(silent=True)
-    if data is None:
+    if not request.is_json:
         raise MalformedJson("the body must be JSON (Content-Type: application/json)")
+    data = parse_json(request.get_data(cache=True))
     if not isinstance(data, dict):
         raise MalformedJson("the body must be a JSON object")
     loaded: dict[str, Any] = schema.load(data)
     return loaded
+
+
+def parse_json(raw: bytes) -> Any:
+    """Parse strict JSON: no NaN or Infinity, integers within 64 bits, no lone surrogates, bounded depth.
+
+    What passes can be hashed and stored byte for byte as it came; anything
+    else is a 400 here rather than a failure on the way to the store.
+    """
+    try:
+        value = json.loads(raw, parse_constant=_refuse_constant, parse_int=_bounded_int)
+    except RecursionError:
+        raise MalformedJson(f"the body nests deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise MalformedJson(f"the body is not valid JSON: {error}") from None
+    _check(value, 0)
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > 20 or abs(int(text)) > MAX_INTEGER:
+        raise ValueError(f"integers are limited to ±{MAX_INTEGER}")
+    return int(text)
+
+
+def _check(value: Any, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise MalformedJson(f"the body nests deeper than {MAX_DEPTH} levels")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise MalformedJson("numbers must be finite")
+    if isinstance(value, str):
+        _check_text(value)
+    elif isinstance(value, list):
+        for item in value:
+            _check(item, depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key)
+            _check(item, depth + 1)
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedJson("strings must not hold lone surrogates") from None
 
 
 def query(schema: Schema) -> dict[str, Any]:

@@ -9,12 +9,17 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from domain.games import RULES
 from domain.tournament.decide import MAX_PLAYERS, MAX_ROUNDS
 from domain.tournament.state import FORMATS
+from service.http.fields import Text, WholeNumber
 
 # Every game's bot kinds; which kinds a game has is checked in domain/ when a
 # seat is taken.
 BOT_KINDS = tuple(sorted({kind for rules in RULES.values() for kind in rules.bots}))
 
-NAME = validate.Length(min=1, max=40)
+NAME_LENGTH = 40
+SEED_LENGTH = 200
+# No game comes near a billion events; a bound keeps stream ids in range.
+MAX_VERSION = 1_000_000_000
+MAX_SEATS = 8  # no game seats more
 
 
 class SeatSpecSchema(Schema):
@@ -23,7 +28,7 @@ class SeatSpecSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(validate=NAME)
+    name = Text(max_length=NAME_LENGTH)
     bot = fields.String(validate=validate.OneOf(BOT_KINDS))
 
     @validates_schema
@@ -38,10 +43,10 @@ class CreateGameSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    game = fields.String(required=True)
-    seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(min=1, max=8))
-    options = fields.Dict(keys=fields.String(), load_default=dict)
-    seed = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+    game = Text(max_length=NAME_LENGTH, required=True)
+    seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(min=1, max=MAX_SEATS))
+    options = fields.Dict(keys=Text(max_length=NAME_LENGTH), load_default=dict)
+    seed = Text(max_length=SEED_LENGTH, load_default=None)
 
 
 class JoinSchema(Schema):
@@ -50,7 +55,7 @@ class JoinSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(required=True, validate=NAME)
+    name = Text(max_length=NAME_LENGTH, required=True)
 
 
 class ActionSchema(Schema):
@@ -59,8 +64,9 @@ class ActionSchema(Schema):
     class Meta:
         unknown = RAISE
 
+    # Its form is checked against the game's own action forms (service.http.actions).
     action = fields.Dict(keys=fields.String(), required=True)
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0), load_default=None)
+    expected_version = WholeNumber(minimum=0, maximum=MAX_VERSION, load_default=None)
 
 
 class EventsQuerySchema(Schema):
@@ -69,7 +75,7 @@ class EventsQuerySchema(Schema):
     class Meta:
         unknown = RAISE
 
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0)
     limit = fields.Integer(validate=validate.Range(min=1, max=10_000), load_default=1000)
 
 
@@ -79,7 +85,7 @@ class ViewQuerySchema(Schema):
     class Meta:
         unknown = RAISE
 
-    at = fields.Integer(validate=validate.Range(min=1), load_default=None)
+    at = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION), load_default=None)
     open = fields.Boolean(load_default=False)
 
 
@@ -89,18 +95,23 @@ class CreateTournamentSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    game = fields.String(required=True)
+    game = Text(max_length=NAME_LENGTH, required=True)
     format = fields.String(validate=validate.OneOf(FORMATS), load_default="swiss")
-    rounds = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
-    table_sizes = fields.List(fields.Integer(strict=True), validate=validate.Length(min=1, max=8), load_default=None)
-    max_players = fields.Integer(strict=True, validate=validate.Range(min=2, max=MAX_PLAYERS), load_default=None)
+    rounds = WholeNumber(minimum=1, maximum=MAX_ROUNDS, required=True)
+    table_sizes = fields.List(
+        WholeNumber(minimum=1, maximum=MAX_SEATS), validate=validate.Length(min=1, max=MAX_SEATS), load_default=None
+    )
+    max_players = WholeNumber(minimum=2, maximum=MAX_PLAYERS, load_default=None)
     scoring = fields.Dict(
-        keys=fields.String(),
-        values=fields.List(fields.Float(validate=validate.Range(min=0, max=1_000_000))),
+        keys=Text(max_length=2),
+        values=fields.List(
+            fields.Float(allow_nan=False, validate=validate.Range(min=0, max=1_000_000)),
+            validate=validate.Length(max=MAX_SEATS),
+        ),
         load_default=None,
     )
-    options = fields.Dict(keys=fields.String(), load_default=dict)
-    seed = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+    options = fields.Dict(keys=Text(max_length=NAME_LENGTH), load_default=dict)
+    seed = Text(max_length=SEED_LENGTH, load_default=None)
 
 
 class RegisterSchema(SeatSpecSchema):
@@ -118,7 +129,7 @@ class RecordResultSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    game_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    game_id = Text(max_length=64, required=True)
 
 
 class LeaderboardQuerySchema(Schema):

@@ -202,3 +202,14 @@ def _after_turn(state: State, seat: int, was_final: bool) -> tuple[int | None, b
     if not any(can_act(state, s) for s in remaining):  # ruling: nobody can act, the round ends
         return None, False, "no player left in the round can act"
     return remaining[0], len(remaining) == 1, None
+
+
+# The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).
+ACTION_FORMS: dict[str, dict[str, str]] = {
+    "keep": {"tile": "str"},
+    # `first` null (or left out) asks for a split drawn at random; `tiles` and `choose` are the
+    # template's own fields, so a legal action posted back as it came is well-formed.
+    "split": {"group": "int", "first": "[str]?", "tiles": "[str]?", "choose": "str?"},
+    "take": {"group": "int"},
+    "forfeit": {},
+}

@@ -59,6 +59,7 @@ class BloedeKuh:
     to_act = staticmethod(moves.to_act)
     legal_actions = staticmethod(moves.legal_actions)
     decide = staticmethod(moves.decide)
+    actions = moves.ACTION_FORMS
     system_due = staticmethod(steps.system_due)
     advance = staticmethod(steps.advance)
     result = staticmethod(steps.result)

@@ -194,3 +194,13 @@ def _end_turn(batch: Batch[State]) -> None:
             "nwi_removed": [species for species in SPECIES if state.holder_of(species) is None],
         },
     )
+
+
+# The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).
+ACTION_FORMS: dict[str, dict[str, str]] = {
+    "discard": {"card": "str"},
+    "discard_pair": {"cards": "[str]"},
+    "pass": {"from": "str?"},
+    "take": {"from": "str"},
+    "pass_card": {"card": "str"},
+}

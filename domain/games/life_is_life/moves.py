@@ -88,3 +88,10 @@ def _trade(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     if combos:
         events.append(Event("SuddenDeathDeclared", {"seat": seat, "species": combos}, seat))
     return events
+
+
+# The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).
+ACTION_FORMS: dict[str, dict[str, str]] = {
+    "trade": {"row": "int", "cards": "[str]"},
+    "knock": {},
+}

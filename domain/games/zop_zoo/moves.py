@@ -264,3 +264,16 @@ _ACTIONS: dict[str, _Handler] = {
     "take_card": _use_specialty,
     "swap": _use_specialty,
 }
+
+
+# The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).
+ACTION_FORMS: dict[str, dict[str, str]] = {
+    "draw": {},
+    "take_discard": {},
+    "place_wild": {"card": "str"},
+    "use_mole": {},
+    "decline_mole": {},
+    "give": {"card": "str", "to": "int"},
+    "take_card": {"card": "str", "from": "int"},
+    "swap": {"card": "str", "with": "int", "for": "str"},
+}

@@ -1,0 +1,55 @@
+"""Action bodies: each must be one of its game's action forms (`Rules.actions`), else 400.
+
+The forms are the game's own declaration; this module turns them into
+marshmallow schemas once per game and type. Whether a well-formed action is
+legal now is the rules' call (422).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from domain.games import rules_for
+from service.http.fields import Text, WholeNumber
+
+MAX_INDEX = 1_000  # rows, groups, seats: small numbers in every game
+MAX_TEXT = 200  # card and tile ids, species, sources; the split template's `choose` note
+MAX_ITEMS = 32  # cards in a trade, tiles in a split
+
+
+def _field(kind: str) -> fields.Field:
+    optional = kind.endswith("?")
+    extra: dict[str, Any] = {"required": False, "allow_none": True} if optional else {"required": True}
+    base = kind.rstrip("?")
+    if base == "int":
+        return WholeNumber(minimum=0, maximum=MAX_INDEX, **extra)
+    if base == "str":
+        return Text(max_length=MAX_TEXT, **extra)
+    if base == "[str]":
+        return fields.List(Text(max_length=MAX_TEXT), validate=validate.Length(max=MAX_ITEMS), **extra)
+    raise ValueError(f"unknown action field kind {kind!r}")
+
+
+@cache
+def _schema(game_type: str, action_type: str) -> Schema:
+    form = rules_for(game_type).actions[action_type]
+    declared: dict[str, fields.Field] = {"type": fields.String(required=True)}
+    declared.update({name: _field(kind) for name, kind in form.items()})
+    return Schema.from_dict(declared, name=f"{game_type}:{action_type}")(unknown=RAISE)
+
+
+def load_action(game_type: str, action: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the action if it is one of the game's action forms; else raise ValidationError (400)."""
+    forms = rules_for(game_type).actions
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in forms:
+        raise ValidationError({"action": {"type": [f"must be one of {', '.join(sorted(forms))}"]}})
+    try:
+        loaded: dict[str, Any] = _schema(game_type, kind).load(action)
+    except ValidationError as error:
+        raise ValidationError({"action": error.messages}) from None
+    return loaded

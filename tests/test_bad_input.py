@@ -1,0 +1,146 @@
+"""Issue 13's defects, each a request any client can send: a clear 4xx, never a 500, and nothing written."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from service.http import create_app
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def keys(services) -> set[bytes]:
+    return set(services.redis.scan_iter(match=f"{services.prefix}*"))
+
+
+@pytest.fixture
+def game(client) -> dict[str, Any]:
+    created = client.post("/games", json={"game": "toy", "seats": [{"name": "ann"}, {"name": "bob"}]}).json
+    return {"id": created["id"], "tokens": [seat["token"] for seat in created["seats"]]}
+
+
+def test_an_after_past_the_largest_stream_id_is_400(client, game):
+    response = client.get(f"/games/{game['id']}/events?after=18446744073709551615")
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "invalid_request"
+    assert client.get(f"/games/{game['id']}/events?after={10**30}").status_code == 400
+
+
+@pytest.mark.parametrize("path", ["/games", "/games/x/actions", "/tournaments", "/health"])
+def test_a_405_says_which_methods_are_allowed(client, path):
+    response = client.delete(path)
+    assert response.status_code == 405
+    assert response.headers["Allow"]
+    assert response.json["error"]["code"] == "method_not_allowed"
+
+
+def test_a_view_at_the_current_version_is_a_past_view_and_beyond_it_is_400(client, game):
+    view = client.get(f"/games/{game['id']}", headers=auth(game["tokens"][0])).json
+    assert view["legal_actions"]
+    at_now = client.get(f"/games/{game['id']}?at={view['version']}", headers=auth(game["tokens"][0]))
+    assert at_now.status_code == 200
+    assert at_now.json["legal_actions"] == []
+    assert at_now.json["version"] == view["version"]
+    beyond = client.get(f"/games/{game['id']}?at={view['version'] + 1}")
+    assert beyond.status_code == 400
+    assert beyond.json["error"]["code"] == "at_out_of_range"
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {},
+        {"type": 5},
+        {"type": "bogus"},
+        {"type": "add"},
+        {"type": "add", "n": 1, "extra": 1},
+        {"type": "add", "n": True},
+        {"type": "add", "n": "1"},
+        {"type": "add", "n": 2**64},
+    ],
+)
+def test_an_action_of_no_form_of_the_game_is_400_and_changes_nothing(client, game, fake_services, action):
+    before = fake_services.store.read_raw(game["id"])
+    response = client.post(f"/games/{game['id']}/actions", json={"action": action}, headers=auth(game["tokens"][0]))
+    assert response.status_code == 400, response.json
+    assert fake_services.store.read_raw(game["id"]) == before
+
+
+def test_a_well_formed_action_against_the_rules_stays_422(client, game):
+    response = client.post(
+        f"/games/{game['id']}/actions", json={"action": {"type": "add", "n": 3}}, headers=auth(game["tokens"][0])
+    )
+    assert response.status_code == 422
+
+
+def test_concurrent_creates_on_a_fresh_app_all_succeed(fake_services):
+    app = create_app(fake_services)
+    statuses: list[int] = []
+
+    def create() -> None:
+        response = app.test_client().post("/games", json={"game": "life-is-life", "seats": [{"bot": "random"}] * 3})
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=create) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [201] * 8
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "[" * 1000 + "]" * 1000,
+        '{"game": "toy", "seats": [{}, {}], "options": {"goal": ' + "[" * 300 + "]" * 300 + "}}",
+        '{"game": "toy", "seats": [{}, {}], "options": {"goal": 18446744073709551616}}',
+        '{"game": "toy", "seats": [{}, {}], "options": {"goal": NaN}}',
+        '{"game": "toy", "seats": [{}, {}], "options": {"goal": Infinity}}',
+        '{"game": "toy", "seats": [{}, {}], "options": {"goal": 1e400}}',
+        '{"game": "toy", "seats": [{"name": "\\ud800"}, {}]}',
+        '{"game": "toy", "seats": [{}, {}], "seed": "\\ud800"}',
+        '{"game": "toy", "seats": [{"name": "ann\\u0000"}, {}]}',
+        '{"game": "toy", "seats": [{"name": "\\u001b[31mred"}, {}]}',
+    ],
+)
+def test_a_create_the_store_could_not_keep_is_400_and_leaves_no_key(client, fake_services, raw):
+    response = client.post("/games", data=raw, content_type="application/json")
+    assert response.status_code == 400, response.json
+    assert keys(fake_services) == set()
+
+
+def test_a_join_with_a_lone_surrogate_or_control_character_is_400(client, fake_services):
+    game_id = client.post("/games", json={"game": "toy", "seats": [{"name": "ann"}, {}]}).json["id"]
+    before = fake_services.store.read_raw(game_id)
+    for raw in ['{"name": "\\ud800"}', '{"name": "bob\\u0007"}']:
+        response = client.post(f"/games/{game_id}/join", data=raw, content_type="application/json")
+        assert response.status_code == 400
+    assert fake_services.store.read_raw(game_id) == before
+
+
+def test_a_nested_or_huge_value_in_an_action_is_400(client, game, fake_services):
+    before = fake_services.store.read_raw(game["id"])
+    for extra in ["[" * 300 + "]" * 300, "18446744073709551616", '"\\ud800"']:
+        raw = '{"action": {"type": "add", "n": 1, "x": ' + extra + "}}"
+        response = client.post(
+            f"/games/{game['id']}/actions", data=raw, content_type="application/json", headers=auth(game["tokens"][0])
+        )
+        assert response.status_code == 400
+    assert fake_services.store.read_raw(game["id"]) == before
+
+
+def test_a_body_over_the_limit_is_413_in_the_json_error_shape(client, game):
+    raw = '{"action": {"type": "add", "n": 1, "x": "' + "a" * 100_000 + '"}}'
+    response = client.post(
+        f"/games/{game['id']}/actions", data=raw, content_type="application/json", headers=auth(game["tokens"][0])
+    )
+    assert response.status_code == 413
+    assert response.json["error"]["code"] == "request_entity_too_large"
+    huge = client.post("/games", data='{"seats": [' + "{}," * 100_000 + "{}]}", content_type="application/json")
+    assert huge.status_code == 413
