@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
@@ -66,7 +67,10 @@ def test_a_view_at_the_current_version_is_a_past_view_and_beyond_it_is_400(clien
 )
 def test_an_action_of_no_form_of_the_game_is_400_and_changes_nothing(client, game, fake_services, action):
     before = fake_services.store.read_raw(game["id"])
-    response = client.post(f"/games/{game['id']}/actions", json={"action": action}, headers=auth(game["tokens"][0]))
+    raw = json.dumps({"action": action})  # the standard library's: it writes integers of any size
+    response = client.post(
+        f"/games/{game['id']}/actions", data=raw, content_type="application/json", headers=auth(game["tokens"][0])
+    )
     assert response.status_code == 400, response.json
     assert fake_services.store.read_raw(game["id"]) == before
 

@@ -10,6 +10,7 @@ from flask import Flask
 from service.bootstrap import Services, from_env
 from service.http.errors import register_error_handlers
 from service.http.games import games
+from service.http.json import OrjsonProvider
 from service.http.tournaments import tournaments
 
 # No request needs more: the largest legal body (a create with eight seats and
@@ -22,7 +23,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config.update(config or {})
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # DefaultJSONProvider has it
+    app.json = OrjsonProvider(app)
     app.extensions["menagerie"] = services or from_env()
     register_error_handlers(app)
     app.register_blueprint(games)

@@ -15,11 +15,11 @@ from service.http.actions import load_action
 from service.http.auth import acting_seat, caller_seat
 from service.http.requests import body, query, services
 from service.http.schemas import (
-    ActionSchema,
-    CreateGameSchema,
-    EventsQuerySchema,
-    JoinSchema,
-    ViewQuerySchema,
+    ACTION,
+    CREATE_GAME,
+    EVENTS_QUERY,
+    JOIN,
+    VIEW_QUERY,
 )
 
 games = Blueprint("games", __name__)
@@ -56,7 +56,7 @@ def game_types() -> Any:
 @games.post("/games")
 def create_game() -> Any:
     """Create a game; the response holds each named seat's token."""
-    data = body(CreateGameSchema())
+    data = body(CREATE_GAME)
     if data["game"] not in RULES:
         raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
     game, tokens = services().games.create(data["game"], data["seats"], data["options"], data["seed"])
@@ -82,7 +82,7 @@ def list_games() -> Any:
 @games.get("/games/<game_id>")
 def get_game(game_id: str) -> Any:
     """Return the caller's view (a spectator's without a token), now or after event `at`."""
-    args = query(ViewQuerySchema())
+    args = query(VIEW_QUERY)
     game = services().repository.load(game_id)
     seat = caller_seat(game)
     if args["open"] and game.status != FINISHED:
@@ -103,7 +103,7 @@ def get_game(game_id: str) -> Any:
 def join_game(game_id: str) -> Any:
     """Take the first open seat."""
     services().repository.cached(game_id)
-    data = body(JoinSchema())
+    data = body(JOIN)
     return jsonify(services().games.join(game_id, data["name"])), 201
 
 
@@ -112,7 +112,7 @@ def post_action(game_id: str) -> Any:
     """Play one of the caller's legal actions."""
     game = services().repository.cached(game_id)
     seat = acting_seat(game)
-    data = body(ActionSchema())
+    data = body(ACTION)
     action = load_action(game.type, data["action"])
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _IDEMPOTENCY_KEY.match(key):
@@ -139,7 +139,7 @@ def audit_game(game_id: str) -> Any:
 @games.get("/games/<game_id>/events")
 def get_events(game_id: str) -> Any:
     """Return the log after `after`, redacted for the caller (whole once the game is over)."""
-    args = query(EventsQuerySchema())
+    args = query(EVENTS_QUERY)
     game = services().repository.load(game_id)
     seat = caller_seat(game)
     upto = min(args["after"] + args["limit"], game.version)

@@ -139,3 +139,15 @@ class LeaderboardQuerySchema(Schema):
         unknown = RAISE
 
     limit = fields.Integer(validate=validate.Range(min=1, max=10_000), load_default=100)
+
+
+# One instance of each, shared by every request: building a schema costs more than loading with it.
+CREATE_GAME = CreateGameSchema()
+VIEW_QUERY = ViewQuerySchema()
+JOIN = JoinSchema()
+ACTION = ActionSchema()
+EVENTS_QUERY = EventsQuerySchema()
+CREATE_TOURNAMENT = CreateTournamentSchema()
+REGISTER = RegisterSchema()
+RECORD_RESULT = RecordResultSchema()
+LEADERBOARD_QUERY = LeaderboardQuerySchema()

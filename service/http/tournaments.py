@@ -17,7 +17,7 @@ from service.application.tournaments import TournamentService
 from service.errors import GameTypeNotFound, UnknownGameType
 from service.http.auth import require_organiser, tournament_caller
 from service.http.requests import body, query, services
-from service.http.schemas import CreateTournamentSchema, LeaderboardQuerySchema, RecordResultSchema, RegisterSchema
+from service.http.schemas import CREATE_TOURNAMENT, LEADERBOARD_QUERY, RECORD_RESULT, REGISTER
 
 tournaments = Blueprint("tournaments", __name__)
 
@@ -30,7 +30,7 @@ def service() -> TournamentService:
 @tournaments.post("/tournaments")
 def create_tournament() -> Any:
     """Create a tournament; the response holds the organiser's token."""
-    data = body(CreateTournamentSchema())
+    data = body(CREATE_TOURNAMENT)
     if data["game"] not in RULES:
         raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
     created, token = service().create(
@@ -50,7 +50,7 @@ def create_tournament() -> Any:
 def register(tournament_id: str) -> Any:
     """Register a human by name (anyone), or a bot by kind (the organiser)."""
     tournament = service().load(tournament_id)
-    data = body(RegisterSchema())
+    data = body(REGISTER)
     if "bot" in data:
         require_organiser(tournament)
     return jsonify(service().register(tournament_id, name=data.get("name"), bot=data.get("bot"))), 201
@@ -69,7 +69,7 @@ def start(tournament_id: str) -> Any:
 def record_result(tournament_id: str) -> Any:
     """Record a finished game of the current round now (the organiser); results also record themselves."""
     require_organiser(service().load(tournament_id))
-    data = body(RecordResultSchema())
+    data = body(RECORD_RESULT)
     return jsonify(service().view(service().record_game(tournament_id, data["game_id"])))
 
 
@@ -83,7 +83,7 @@ def get_tournament(tournament_id: str) -> Any:
 @tournaments.get("/leaderboards/<game>")
 def get_leaderboard(game: str) -> Any:
     """Return a game type's ratings, best first."""
-    args = query(LeaderboardQuerySchema())
+    args = query(LEADERBOARD_QUERY)
     if game not in RULES:
         raise GameTypeNotFound(f"no game type {game!r}", known=sorted(RULES))
     return jsonify(services().ratings.leaderboard(game, args["limit"]))

@@ -1,0 +1,226 @@
+"""HTTP load: moves per second, latencies and server CPU per move, under gunicorn on a real Redis.
+
+Starts the service under gunicorn (and one `menagerie worker` for the system's
+steps) against the Redis at REDIS_URL with a key prefix of its own; N clients
+(1, 4, 16, 32 by default) each play every seat of games of all four types,
+human moves only: a GET of the acting seat's view, then a POST of its first
+legal action. Prints moves/s, POST and GET p50/p99, server CPU ms per move
+(the gunicorn processes' CPU time over the moves they served), and raw
+`redis-benchmark` XADD figures on the same Redis in the same run. Bounded:
+each level runs for --seconds at most; loopback only. Removes its keys.
+
+Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python bench/bench_http.py [--clients 1,4,16,32] [--seconds 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse
+
+from redis import Redis
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+GAMES = [("life-is-life", 4), ("animals-on-board", 3), ("bloede-kuh", 4), ("zop-zoo", 3)]
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return the user + system CPU seconds of a process and its children so far."""
+    total = 0.0
+    for p in [pid, *children(pid)]:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICKS
+    return total
+
+
+def children(pid: int) -> list[int]:
+    try:
+        found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except FileNotFoundError:
+        return []
+    out = [int(c) for c in found]
+    return out + [g for c in out for g in children(c)]
+
+
+class Client:
+    """One keep-alive HTTP connection playing whole games, recording latencies."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.gets: list[float] = []
+        self.posts: list[float] = []
+        self.errors = 0
+
+    def call(self, method: str, path: str, body: object = None, token: str | None = None) -> tuple[int, dict]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = self.conn.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+
+    def play(self, game: str, seats: int, deadline: float) -> None:
+        status, created = self.call(
+            "POST", "/games", {"game": game, "seats": [{"name": f"p{i}"} for i in range(seats)]}
+        )
+        if status != 201:
+            self.errors += 1
+            return
+        tokens = [seat["token"] for seat in created["seats"]]
+        game_id = created["id"]
+        while time.monotonic() < deadline:
+            start = time.perf_counter()
+            status, view = self.call("GET", f"/games/{game_id}", token=tokens[0])
+            self.gets.append(time.perf_counter() - start)
+            if view.get("status") == "finished":
+                return
+            if not view.get("to_act"):
+                time.sleep(0.005)  # the worker is taking a system step
+                continue
+            seat = view["to_act"][0]
+            if seat != 0:
+                start = time.perf_counter()
+                status, view = self.call("GET", f"/games/{game_id}", token=tokens[seat])
+                self.gets.append(time.perf_counter() - start)
+            if not view.get("legal_actions"):
+                continue
+            body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
+            start = time.perf_counter()
+            status, _ = self.call("POST", f"/games/{game_id}/actions", body, token=tokens[seat])
+            self.posts.append(time.perf_counter() - start)
+            if status >= 500:
+                self.errors += 1
+
+
+def run_level(port: int, server_pid: int, clients: int, seconds: float) -> dict[str, float]:
+    players = [Client(port) for _ in range(clients)]
+    deadline = time.monotonic() + seconds
+
+    def loop(index: int, client: Client) -> None:
+        turn = index
+        while time.monotonic() < deadline:
+            game, seats = GAMES[turn % len(GAMES)]
+            client.play(game, seats, deadline)
+            turn += 1
+
+    cpu_before, wall_before = cpu_seconds(server_pid), time.perf_counter()
+    threads = [threading.Thread(target=loop, args=(i, c)) for i, c in enumerate(players)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - wall_before
+    cpu = cpu_seconds(server_pid) - cpu_before
+    posts = sorted(t for c in players for t in c.posts)
+    gets = sorted(t for c in players for t in c.gets)
+    moves = len(posts)
+    return {
+        "clients": clients,
+        "moves": moves,
+        "moves_s": moves / wall,
+        "post_p50": 1000 * statistics.median(posts) if posts else 0,
+        "post_p99": 1000 * posts[int(0.99 * (len(posts) - 1))] if posts else 0,
+        "get_p50": 1000 * statistics.median(gets) if gets else 0,
+        "get_p99": 1000 * gets[int(0.99 * (len(gets) - 1))] if gets else 0,
+        "cpu_ms_per_move": 1000 * cpu / moves if moves else 0,
+        "errors": sum(c.errors for c in players),
+    }
+
+
+def redis_benchmark(url: str, clients: int) -> str:
+    """Return redis-benchmark's XADD requests/s on the same Redis."""
+    exe = shutil.which("redis-benchmark")
+    if exe is None:
+        return "redis-benchmark not installed"
+    parsed = urlparse(url)
+    key = f"bench-http-xadd-{uuid.uuid4().hex[:8]}"
+    command = [exe, "-h", parsed.hostname or "127.0.0.1", "-p", str(parsed.port or 6379), "-n", "50000"]
+    command += ["-c", str(clients), "-q", "XADD", key, "*", "e", "x" * 200]
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=60).stdout.strip()
+    finally:
+        Redis.from_url(url).delete(key)
+    last = out.splitlines()[-1] if out else ""
+    return last.rsplit(":", 1)[-1].strip() if ":" in last else "no output"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", default="1,4,16,32")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    args = parser.parse_args()
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    prefix = f"bench-http-{uuid.uuid4().hex[:8]}"
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": url, "MENAGERIE_PREFIX": prefix}
+    server = subprocess.Popen(
+        [str(BIN / "gunicorn"), "-w", str(args.workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
+        + ["service.http:create_app()"],
+        cwd=ROOT,
+        env=env,
+    )
+    worker = subprocess.Popen([str(BIN / "menagerie"), "worker"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        run_level(port, server.pid, 4, 3.0)  # warm up: imports, caches, connections in every worker
+        print(
+            f"gunicorn -w {args.workers} on 127.0.0.1:{port}, Redis {url}, prefix {prefix}, {args.seconds:g} s a level"
+        )
+        print(
+            f"{'clients':>7} {'moves':>6} {'moves/s':>8} {'POST p50':>9} {'p99':>7} {'GET p50':>8} {'p99':>7} {'CPU ms/move':>11} {'errors':>6}"
+        )
+        for clients in [int(n) for n in args.clients.split(",")]:
+            r = run_level(port, server.pid, clients, args.seconds)
+            print(
+                f"{r['clients']:>7} {r['moves']:>6} {r['moves_s']:>8.0f} {r['post_p50']:>8.1f}ms {r['post_p99']:>6.1f}ms"
+                f" {r['get_p50']:>7.1f}ms {r['get_p99']:>6.1f}ms {r['cpu_ms_per_move']:>11.2f} {r['errors']:>6}"
+            )
+        for clients in (1, 16):
+            print(f"redis-benchmark XADD, {clients} clients: {redis_benchmark(url, clients)}")
+    finally:
+        for process in (server, worker):
+            process.send_signal(signal.SIGTERM)
+        for process in (server, worker):
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        redis = Redis.from_url(url)
+        keys = list(redis.scan_iter(match=f"*{prefix}*", count=1000))
+        for start in range(0, len(keys), 1000):
+            redis.delete(*keys[start : start + 1000])
+        redis.srem("rq:queues", f"rq:queue:{prefix}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
