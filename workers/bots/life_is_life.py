@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from domain.games.life_is_life.cards import ADVANCED_SUDDEN_DEATH, HAND_SIZE, SUDDEN_DEATH, VALUES, sudden_death
+from domain.games.life_is_life.cards import ADVANCED_SUDDEN_DEATH, HAND_SIZE, SUDDEN_DEATH, VALUES
 
 # How much of the tableau a rival may still pick up before the phase ends.
 TABLEAU_REACH = 0.4
@@ -24,24 +24,36 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     """Take a sudden death at once; else the trade that best raises the expected points, or knock."""
     state, me = view["state"], view["you"]
     model = _Model(state, me)
-    hand = Counter(state["hand"])
+    hand = dict.fromkeys(VALUES, 0) | Counter(state["hand"])
     knock = next((action for action in legal if action["type"] == "knock"), None)
     base = {name: model.worth(name, hand[name], model.tableau[name]) for name in VALUES}
     now = sum(base.values())
+    rows = [Counter(row) for row in state["rows"]]
+    combos = ADVANCED_SUDDEN_DEATH if state["advanced"] else SUDDEN_DEATH
+    # A trade moves at most 4 cards of a species: only combinations that close can declare.
+    watch = [(name, VALUES[name] - hand[name]) for name in combos if VALUES[name] - hand[name] <= 4]
+    # Hundreds of trades share few species counts: remember each estimate once.
+    worth: dict[tuple[str, int, int], float] = {}
     best, best_value = None, float("-inf")
     for action in legal:
         if action["type"] != "trade":
             continue
-        taken = Counter(state["rows"][action["row"] - 1])
-        laid = Counter(action["cards"])
-        after = hand - laid + taken
-        if sudden_death(after.elements(), state["advanced"]):
+        # What the trade changes per species: cards taken minus cards laid.
+        delta = dict(rows[action["row"] - 1])
+        for card in action["cards"]:
+            delta[card] = delta.get(card, 0) - 1
+        # The whole hand after the trade declares, as the rules check it (cards.sudden_death).
+        if watch and any(delta.get(name, 0) == need for name, need in watch):
             return action
-        # Only the species that move change the estimate.
         value = now + rng.random() * 1e-3
-        for name in laid.keys() | taken.keys():
-            tableau = model.tableau[name] - taken[name] + laid[name]
-            value += model.worth(name, after[name], tableau) - base[name]
+        for name, moved in delta.items():
+            if not moved:
+                continue  # a species laid and taken alike keeps its estimate
+            key = (name, hand[name] + moved, model.tableau[name] - moved)
+            estimate = worth.get(key)
+            if estimate is None:
+                estimate = worth[key] = model.worth(*key)
+            value += estimate - base[name]
         if value > best_value:
             best, best_value = action, value
     if knock is not None and (best is None or _should_knock(state, model, hand, best_value - now)):
@@ -49,7 +61,7 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     return best if best is not None else rng.choice(legal)
 
 
-def _should_knock(state: Mapping[str, Any], model: _Model, hand: Counter[str], gain: float) -> bool:
+def _should_knock(state: Mapping[str, Any], model: _Model, hand: Mapping[str, int], gain: float) -> bool:
     """Pass in the last round unless a trade helps; knock when not last and trades help little."""
     if state["last_round"]:
         return gain <= 0
@@ -96,7 +108,7 @@ class _Model:
             value += {1: 4.0, 2: 1.5}.get(VALUES[name] - count, 0.0)
         return value
 
-    def points(self, hand: Counter[str]) -> dict[int, float]:
+    def points(self, hand: Mapping[str, int]) -> dict[int, float]:
         """Return the expected points of every player still in, this seat holding `hand`."""
         counts = {seat: dict(e) for seat, e in self.expected.items()}
         counts[self.me] = {name: float(hand[name]) for name in VALUES}
