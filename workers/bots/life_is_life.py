@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.games.life_is_life.cards import ADVANCED_SUDDEN_DEATH, HAND_SIZE, SUDDEN_DEATH, VALUES
 
@@ -22,6 +22,31 @@ PATIENCE = 12
 
 def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """Take a sudden death at once; else the trade that best raises the expected points, or knock."""
+    ranked = rank(view, legal, rng)
+    if ranked.sudden_death is not None:
+        return ranked.sudden_death
+    best_value, best = ranked.trades[0] if ranked.trades else (float("-inf"), None)
+    knock = ranked.knock
+    if knock is not None and (
+        best is None or _should_knock(view["state"], ranked.model, ranked.hand, best_value - ranked.now)
+    ):
+        return knock
+    return best if best is not None else rng.choice(legal)
+
+
+class Ranked(NamedTuple):
+    """The heuristic's reading of a turn: a sudden death to take, or every trade by its estimate (best first)."""
+
+    sudden_death: dict[str, Any] | None
+    trades: list[tuple[float, dict[str, Any]]]
+    knock: dict[str, Any] | None
+    now: float
+    model: _Model
+    hand: dict[str, int]
+
+
+def rank(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> Ranked:
+    """Estimate every trade's expected points (the search shortlists the best of them)."""
     state, me = view["state"], view["you"]
     model = _Model(state, me)
     hand = dict.fromkeys(VALUES, 0) | Counter(state["hand"])
@@ -34,7 +59,7 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     watch = [(name, VALUES[name] - hand[name]) for name in combos if VALUES[name] - hand[name] <= 4]
     # Hundreds of trades share few species counts: remember each estimate once.
     worth: dict[tuple[str, int, int], float] = {}
-    best, best_value = None, float("-inf")
+    trades = []
     for action in legal:
         if action["type"] != "trade":
             continue
@@ -44,7 +69,7 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
             delta[card] = delta.get(card, 0) - 1
         # The whole hand after the trade declares, as the rules check it (cards.sudden_death).
         if watch and any(delta.get(name, 0) == need for name, need in watch):
-            return action
+            return Ranked(action, [], knock, now, model, hand)
         value = now + rng.random() * 1e-3
         for name, moved in delta.items():
             if not moved:
@@ -54,11 +79,9 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
             if estimate is None:
                 estimate = worth[key] = model.worth(*key)
             value += estimate - base[name]
-        if value > best_value:
-            best, best_value = action, value
-    if knock is not None and (best is None or _should_knock(state, model, hand, best_value - now)):
-        return knock
-    return best if best is not None else rng.choice(legal)
+        trades.append((value, action))
+    trades.sort(key=lambda item: item[0], reverse=True)
+    return Ranked(None, trades, knock, now, model, hand)
 
 
 def _should_knock(state: Mapping[str, Any], model: _Model, hand: Mapping[str, int], gain: float) -> bool:
