@@ -14,7 +14,7 @@ never share draws and a replay of the same command draws the same numbers.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -69,3 +69,22 @@ class NoChance(Chance):
 
     def _next(self) -> int:
         raise RuntimeError("this step may not draw from the seed")
+
+
+class DrawnChance(Chance):
+    """Chance from an injected source of uniform integers, for simulations that need no audit trail.
+
+    A search plays thousands of games that are never recorded; hashing every
+    draw would dominate them. The source (say `random.Random(...).randrange`)
+    comes from outside, so the domain itself still never calls `random`.
+    """
+
+    def __init__(self, below: Callable[[int], int]) -> None:
+        self._below = below
+        self._draws = 0
+
+    def below(self, n: int) -> int:
+        """Return a uniform integer in [0, n)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        return self._below(n)

@@ -18,6 +18,7 @@ from redis import Redis
 from rq import Queue
 
 from domain.game import Game
+from projections.game import redact_log
 from service.adapters.cache import GameRepository
 from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import InlineJobs, RQJobs
@@ -74,8 +75,10 @@ def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedde
         jobs = InlineJobs(lambda name, args: JOBS[name](services, *args))
     else:
         jobs = RQJobs(Queue(prefix, connection=redis), prefix)
+    # A searching bot reads its seat's redacted log; it reads only up to the version it decides at.
+    bots = BotPlayers(lambda game, seat: redact_log(game.type, store.read(game.id, upto=game.version), seat))
     games = GameService(
-        store, directory, repository, jobs, BotPlayers(), on_finished=lambda game: _game_finished(services, game)
+        store, directory, repository, jobs, bots, on_finished=lambda game: _game_finished(services, game)
     )
     ratings = RatingService(store, repository)
     tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)

@@ -4,7 +4,8 @@ Each game has a module here with `heuristic(view, legal, rng) -> action`;
 `random` is shared: uniform over the legal actions. `view` is the seat's
 projected view (`projections.game.game_view`), `legal` its legal actions,
 `rng` a `random.Random` seeded from the game id, version and seat so a bot's
-play is reproducible. `BOTS` lists every game's bots by kind; each game's
+play is reproducible. `mcts` (`workers/bots/mcts.py`) searches; it reads its
+seat's redacted event log too, which `BotPlayers` puts under `view["log"]`. `BOTS` lists every game's bots by kind; each game's
 rules declare the same kinds (`Rules.bots`).
 """
 
@@ -14,7 +15,17 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from workers.bots import animals_on_board, bloede_kuh, life_is_life, zop_zoo
+from workers.bots import (
+    animals_on_board,
+    animals_on_board_sampler,
+    bloede_kuh,
+    bloede_kuh_sampler,
+    life_is_life,
+    life_is_life_sampler,
+    zop_zoo,
+    zop_zoo_sampler,
+)
+from workers.bots.mcts import bot as mcts_bot
 
 Bot = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
@@ -25,10 +36,18 @@ def random_bot(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random
 
 
 BOTS: dict[str, dict[str, Bot]] = {
-    "life-is-life": {"random": random_bot, "heuristic": life_is_life.heuristic},
-    "animals-on-board": {"random": random_bot, "heuristic": animals_on_board.heuristic},
-    "bloede-kuh": {"random": random_bot, "heuristic": bloede_kuh.heuristic},
-    "zop-zoo": {"random": random_bot, "heuristic": zop_zoo.heuristic},
+    "life-is-life": {
+        "random": random_bot,
+        "heuristic": life_is_life.heuristic,
+        "mcts": mcts_bot(life_is_life_sampler.GAME),
+    },
+    "animals-on-board": {
+        "random": random_bot,
+        "heuristic": animals_on_board.heuristic,
+        "mcts": mcts_bot(animals_on_board_sampler.GAME),
+    },
+    "bloede-kuh": {"random": random_bot, "heuristic": bloede_kuh.heuristic, "mcts": mcts_bot(bloede_kuh_sampler.GAME)},
+    "zop-zoo": {"random": random_bot, "heuristic": zop_zoo.heuristic, "mcts": mcts_bot(zop_zoo_sampler.GAME)},
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from domain.games.animals_on_board.tiles import HERD_POINTS, HIDDEN, MAX_CRATES, value_of
@@ -49,6 +50,12 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
 
 def _worth(tiles: list[str], last_round: bool) -> float:
     """Estimate an ark's points: singles at face value, herds 5 each, pairs by hope."""
+    # The order of the tiles does not matter, and a turn weighs the same arks many times.
+    return _worth_of(tuple(sorted(tiles)), last_round)
+
+
+@lru_cache(maxsize=1 << 14)
+def _worth_of(tiles: tuple[str, ...], last_round: bool) -> float:
     counts = Counter(t.rsplit("-", 1)[0] for t in tiles if t != HIDDEN)
     best: dict[str, int] = {}
     for t in tiles:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
-from domain.games.life_is_life.cards import ADVANCED_SUDDEN_DEATH, HAND_SIZE, SUDDEN_DEATH, VALUES, sudden_death
+from domain.games.life_is_life.cards import ADVANCED_SUDDEN_DEATH, HAND_SIZE, SUDDEN_DEATH, VALUES
 
 # How much of the tableau a rival may still pick up before the phase ends.
 TABLEAU_REACH = 0.4
@@ -22,34 +22,69 @@ PATIENCE = 12
 
 def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """Take a sudden death at once; else the trade that best raises the expected points, or knock."""
-    state, me = view["state"], view["you"]
-    model = _Model(state, me)
-    hand = Counter(state["hand"])
-    knock = next((action for action in legal if action["type"] == "knock"), None)
-    base = {name: model.worth(name, hand[name], model.tableau[name]) for name in VALUES}
-    now = sum(base.values())
-    best, best_value = None, float("-inf")
-    for action in legal:
-        if action["type"] != "trade":
-            continue
-        taken = Counter(state["rows"][action["row"] - 1])
-        laid = Counter(action["cards"])
-        after = hand - laid + taken
-        if sudden_death(after.elements(), state["advanced"]):
-            return action
-        # Only the species that move change the estimate.
-        value = now + rng.random() * 1e-3
-        for name in laid.keys() | taken.keys():
-            tableau = model.tableau[name] - taken[name] + laid[name]
-            value += model.worth(name, after[name], tableau) - base[name]
-        if value > best_value:
-            best, best_value = action, value
-    if knock is not None and (best is None or _should_knock(state, model, hand, best_value - now)):
+    ranked = rank(view, legal, rng)
+    if ranked.sudden_death is not None:
+        return ranked.sudden_death
+    best_value, best = ranked.trades[0] if ranked.trades else (float("-inf"), None)
+    knock = ranked.knock
+    if knock is not None and (
+        best is None or _should_knock(view["state"], ranked.model, ranked.hand, best_value - ranked.now)
+    ):
         return knock
     return best if best is not None else rng.choice(legal)
 
 
-def _should_knock(state: Mapping[str, Any], model: _Model, hand: Counter[str], gain: float) -> bool:
+class Ranked(NamedTuple):
+    """The heuristic's reading of a turn: a sudden death to take, or every trade by its estimate (best first)."""
+
+    sudden_death: dict[str, Any] | None
+    trades: list[tuple[float, dict[str, Any]]]
+    knock: dict[str, Any] | None
+    now: float
+    model: _Model
+    hand: dict[str, int]
+
+
+def rank(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> Ranked:
+    """Estimate every trade's expected points (the search shortlists the best of them)."""
+    state, me = view["state"], view["you"]
+    model = _Model(state, me)
+    hand = dict.fromkeys(VALUES, 0) | Counter(state["hand"])
+    knock = next((action for action in legal if action["type"] == "knock"), None)
+    base = {name: model.worth(name, hand[name], model.tableau[name]) for name in VALUES}
+    now = sum(base.values())
+    rows = [Counter(row) for row in state["rows"]]
+    combos = ADVANCED_SUDDEN_DEATH if state["advanced"] else SUDDEN_DEATH
+    # A trade moves at most 4 cards of a species: only combinations that close can declare.
+    watch = [(name, VALUES[name] - hand[name]) for name in combos if VALUES[name] - hand[name] <= 4]
+    # Hundreds of trades share few species counts: remember each estimate once.
+    worth: dict[tuple[str, int, int], float] = {}
+    trades = []
+    for action in legal:
+        if action["type"] != "trade":
+            continue
+        # What the trade changes per species: cards taken minus cards laid.
+        delta = dict(rows[action["row"] - 1])
+        for card in action["cards"]:
+            delta[card] = delta.get(card, 0) - 1
+        # The whole hand after the trade declares, as the rules check it (cards.sudden_death).
+        if watch and any(delta.get(name, 0) == need for name, need in watch):
+            return Ranked(action, [], knock, now, model, hand)
+        value = now + rng.random() * 1e-3
+        for name, moved in delta.items():
+            if not moved:
+                continue  # a species laid and taken alike keeps its estimate
+            key = (name, hand[name] + moved, model.tableau[name] - moved)
+            estimate = worth.get(key)
+            if estimate is None:
+                estimate = worth[key] = model.worth(*key)
+            value += estimate - base[name]
+        trades.append((value, action))
+    trades.sort(key=lambda item: item[0], reverse=True)
+    return Ranked(None, trades, knock, now, model, hand)
+
+
+def _should_knock(state: Mapping[str, Any], model: _Model, hand: Mapping[str, int], gain: float) -> bool:
     """Pass in the last round unless a trade helps; knock when not last and trades help little."""
     if state["last_round"]:
         return gain <= 0
@@ -96,7 +131,7 @@ class _Model:
             value += {1: 4.0, 2: 1.5}.get(VALUES[name] - count, 0.0)
         return value
 
-    def points(self, hand: Counter[str]) -> dict[int, float]:
+    def points(self, hand: Mapping[str, int]) -> dict[int, float]:
         """Return the expected points of every player still in, this seat holding `hand`."""
         counts = {seat: dict(e) for seat, e in self.expected.items()}
         counts[self.me] = {name: float(hand[name]) for name in VALUES}

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from domain.game import Game
 from projections.game import game_view
 from workers.bots import bot_for, bot_rng
 
+# The seat's event log as that seat may see it (`projections.game.redact_log`), read by the service.
+SeatLog = Callable[[Game, int], list[dict[str, Any]]]
+
 
 class BotPlayers:
-    """Choose a bot seat's action from that seat's own view, never from the state."""
+    """Choose a bot seat's action from that seat's own view (and, for a searching bot, its redacted log), never from the state."""
+
+    def __init__(self, seat_log: SeatLog | None = None) -> None:
+        self.seat_log = seat_log
 
     def choose(self, game: Game, seat: int) -> dict[str, Any]:
         """Return the action the bot in `seat` plays now."""
         view = game_view(game, seat)
         bot = bot_for(game.type, game.seats[seat].bot or "random")
+        if getattr(bot, "reads_log", False):
+            view["log"] = self.seat_log(game, seat) if self.seat_log else []
         return bot(view, view["legal_actions"], bot_rng(game.id, game.version, seat))

@@ -1,0 +1,134 @@
+"""The strength ladder: mcts vs heuristic vs random in every game, with 95% intervals and openskill ratings.
+
+Each game seats the three kinds in turn (seat s plays kind (s + g) mod 3 in
+game g), so every kind sits in every seat equally often. Games run on the
+fast path; each bot gets what the service would hand it: its seat's view and
+(for mcts) its seat's redacted event log. Per kind: mean place and win rate
+(place 1, ties included) with 95% normal intervals over its seats, and the
+openskill (Plackett-Luce) rating the games produce, as `domain.ratings` rates
+a finished game (each kind once per game, at its best place).
+Run: .venv/bin/python bench/bench_bots.py [games per table] [mcts iterations, 0 = default] [game:seats ...]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from domain import ratings  # noqa: E402
+from domain.chance import DrawnChance  # noqa: E402
+from domain.events import Event  # noqa: E402
+from domain.games import rules_for  # noqa: E402
+from projections import projection_for  # noqa: E402
+from workers.bots import BOTS, bot_rng  # noqa: E402
+from workers.bots.mcts import bot as mcts_bot  # noqa: E402
+
+KINDS = ("mcts", "heuristic", "random")
+TABLES = ["life-is-life:3", "life-is-life:4", "animals-on-board:2", "animals-on-board:4", "bloede-kuh:3",
+          "bloede-kuh:5", "zop-zoo:2", "zop-zoo:4"]  # fmt: skip
+OPTIONS: dict[str, dict[str, Any]] = {
+    "life-is-life": {"advanced": False},
+    "animals-on-board": {"left_out": []},
+    "bloede-kuh": {},
+    "zop-zoo": {"target": 800, "card_set": None},
+}
+
+
+def play(game: str, seats: int, number: int, bots: dict[str, Any]) -> tuple[list[str], tuple[int, ...]]:
+    """Play one game; return the kind in each seat and the places."""
+    rules, projection = rules_for(game), projection_for(game)
+    kinds = [KINDS[(seat + number) % len(KINDS)] for seat in range(seats)]
+    chance = DrawnChance(random.Random(f"{game}:{seats}:{number}").randrange)
+    events: list[Event] = list(rules.setup(seats, OPTIONS[game], chance))
+    state = None
+    for event in events:
+        state = rules.evolve(state, event)
+    logs: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
+    step = 0
+    while rules.result(state) is None:
+        step += 1
+        if rules.system_due(state):
+            batch = rules.advance(state, chance)
+        else:
+            seat = min(rules.to_act(state))
+            legal = rules.legal_actions(state, seat)
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                view: dict[str, Any] = {"state": projection.seat_view(state, seat), "you": seat}
+                if kinds[seat] == "mcts":
+                    log = logs[seat]
+                    log += [
+                        {"type": e.type, "actor": e.actor, "data": projection.redact(e, seat)}
+                        for e in events[len(log) :]
+                    ]
+                    view["log"] = log
+                action = bots[kinds[seat]](view, legal, bot_rng(f"{game}-{number}", step, seat))
+            batch = rules.decide(state, seat, action, chance)
+        for event in batch:
+            state = rules.evolve(state, event)
+        events += batch
+    return kinds, rules.result(state).places
+
+
+def interval(samples: list[float]) -> str:
+    """Return mean ± the 95% normal half-width."""
+    n = len(samples)
+    mean = sum(samples) / n
+    var = sum((x - mean) ** 2 for x in samples) / max(n - 1, 1)
+    return f"{mean:5.2f} ± {1.96 * math.sqrt(var / n):4.2f}"
+
+
+def main() -> None:
+    """Play each table and print the ladder as a Markdown table."""
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 400
+    iterations = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    tables = sys.argv[3:] or TABLES
+    print(f"games per table: {games}; mcts iterations: {iterations or 'default'}")
+    print("| game | seats | bot | mean place | win rate | openskill mu ± sigma | s/game |")
+    print("|---|---|---|---|---|---|---|")
+    for table in tables:
+        game, seats = table.split(":")[0], int(table.split(":")[1])
+        bots = dict(BOTS[game])
+        if iterations:
+            bots["mcts"] = mcts_bot(_game_of(game), iterations)
+        places: dict[str, list[float]] = {kind: [] for kind in KINDS}
+        wins: dict[str, list[float]] = {kind: [] for kind in KINDS}
+        rating = ratings.RatingTable(game=game)
+        start = time.perf_counter()
+        for number in range(games):
+            kinds, result = play(game, seats, number, bots)
+            for kind, place in zip(kinds, result):
+                places[kind].append(place)
+                wins[kind].append(1.0 if place == 1 else 0.0)
+            identities = [f"bot:{kind}" for kind in kinds]
+            rating = ratings.apply(rating, ratings.decide(rating, f"g{number}", identities, list(result)))
+        per_game = (time.perf_counter() - start) / games
+        for kind in KINDS:
+            r = rating.get(f"bot:{kind}")
+            print(
+                f"| {game} | {seats} | {kind} | {interval(places[kind])} | {interval(wins[kind])} "
+                f"| {r.mu:5.1f} ± {r.sigma:3.1f} | {per_game:.1f} |",
+                flush=True,
+            )
+
+
+def _game_of(game: str) -> Any:
+    from workers.bots import animals_on_board_sampler, bloede_kuh_sampler, life_is_life_sampler, zop_zoo_sampler
+
+    return {
+        "life-is-life": life_is_life_sampler.GAME,
+        "animals-on-board": animals_on_board_sampler.GAME,
+        "bloede-kuh": bloede_kuh_sampler.GAME,
+        "zop-zoo": zop_zoo_sampler.GAME,
+    }[game]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""Print complete heuristic-vs-random games per second on the fast simulation path, per game and seat count.
+
+Seats alternate heuristic, random, heuristic, ...; the heuristic reads its
+seat's view (built each time it has a real choice), the random bot nothing.
+Chance is a `DrawnChance` over `random.Random`, as in a search. The machine
+may be shared, so each figure is the best of N runs of a few seconds.
+Run: .venv/bin/python bench/bench_fast_path.py [seconds per run] [runs] [game ...]
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from domain import simulate  # noqa: E402
+from domain.chance import DrawnChance  # noqa: E402
+from domain.games import rules_for  # noqa: E402
+from projections import projection_for  # noqa: E402
+from workers.bots import bot_for  # noqa: E402
+
+SEATS = {
+    "life-is-life": (3, 4, 5),
+    "animals-on-board": (2, 4),
+    "bloede-kuh": (3, 4, 5, 6),
+    "zop-zoo": (2, 4),
+}
+OPTIONS: dict[str, dict[str, Any]] = {
+    "life-is-life": {"advanced": False},
+    "animals-on-board": {"left_out": []},
+    "bloede-kuh": {},
+    "zop-zoo": {"target": 800, "card_set": None},
+}
+# Figures on the old path (SHA-256 chance, full decide/evolve) when this bench was written.
+BEFORE = {
+    ("life-is-life", 3): 29, ("life-is-life", 4): 26, ("life-is-life", 5): 18,
+    ("animals-on-board", 2): 179, ("animals-on-board", 4): 114,
+    ("bloede-kuh", 3): 316, ("bloede-kuh", 6): 173,
+    ("zop-zoo", 2): 98, ("zop-zoo", 4): 62,
+}  # fmt: skip
+
+
+def policies(game: str, seats: int, rng: random.Random) -> dict[int, simulate.Policy]:
+    """Return heuristic policies for even seats and random ones for odd seats."""
+    projection = projection_for(game)
+    heuristic, random_bot = bot_for(game, "heuristic"), bot_for(game, "random")
+
+    def smart(state: Any, seat: int, legal: list[dict[str, Any]]) -> Any:
+        return heuristic({"state": projection.seat_view(state, seat), "you": seat}, legal, rng)
+
+    def blind(state: Any, seat: int, legal: list[dict[str, Any]]) -> Any:
+        return random_bot({}, legal, rng)
+
+    return {seat: smart if seat % 2 == 0 else blind for seat in range(seats)}
+
+
+def play(game: str, seats: int, seed: int) -> tuple[int, ...]:
+    """Play one game to the end on the fast path; return the places."""
+    rules, rng = rules_for(game), random.Random(seed)
+    chance = DrawnChance(rng.randrange)
+    state = simulate.start(rules, seats, OPTIONS[game], chance)
+    state, _ = simulate.play_out(rules, state, policies(game, seats, rng), chance)
+    result = simulate.outcome(rules, state)
+    assert result is not None
+    return result.places
+
+
+def rate(game: str, seats: int, seconds: float, first_seed: int) -> float:
+    """Return games per second over one run of about `seconds`."""
+    games, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        play(game, seats, first_seed + games)
+        games += 1
+    return games / elapsed
+
+
+def main() -> None:
+    """Print the best-of-N rate per game and seat count, with the old figure beside it."""
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    games = sys.argv[3:] or list(SEATS)
+    print(f"{'game':18} {'seats':>5} {'games/s':>9} {'before':>7} {'x':>6}   (best of {runs} x {seconds:.0f} s)")
+    for game in games:
+        for seats in SEATS[game]:
+            best = max(rate(game, seats, seconds, 1000 * run) for run in range(runs))
+            before = BEFORE.get((game, seats))
+            ratio = f"{best / before:5.1f}x" if before else "     -"
+            print(f"{game:18} {seats:5d} {best:9.1f} {before or '-':>7} {ratio}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""The fast simulation path: a game's own rules played in memory, nothing recorded.
+
+A search or a benchmark plays many games that nobody will ever read back, so
+this path skips everything that makes a game auditable: no `RecordedEvent`,
+no hash chain, no JSON, no views, no `Game` aggregate. It calls the same
+`decide`, `advance` and `evolve` as the service (there is no second copy of
+any rule); the state is a frozen value, so "copying" it is free and a search
+may branch from any state it holds.
+
+Chance is handed in (a `DrawnChance` over a cheap generator, usually); a
+simultaneous choice is made one seat at a time, lowest seat first, as the
+rules accept them in any order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.chance import Chance
+from domain.rules import Result, Rules
+
+# A policy picks one of the legal actions for a seat from the whole state; a
+# policy that must not peek (a bot) is wrapped by its caller around a view.
+Policy = Callable[[Any, int, list[dict[str, Any]]], Mapping[str, Any]]
+
+
+def start(rules: Rules, seats: int, options: Mapping[str, Any], chance: Chance) -> Any:
+    """Return the rules state of a freshly set-up game."""
+    state = None
+    for event in rules.setup(seats, options, chance):
+        state = rules.evolve(state, event)
+    return state
+
+
+def apply(rules: Rules, state: Any, seat: int, action: Mapping[str, Any], chance: Chance) -> Any:
+    """Return the state after `seat` plays `action` (RuleError if it may not)."""
+    evolve = rules.evolve
+    for event in rules.decide(state, seat, action, chance):
+        state = evolve(state, event)
+    return state
+
+
+def settle(rules: Rules, state: Any, chance: Chance) -> Any:
+    """Take every system step that is due (deals, scoring) and return the state a seat acts in, or the end."""
+    evolve = rules.evolve
+    while rules.system_due(state) and rules.result(state) is None:
+        for event in rules.advance(state, chance):
+            state = evolve(state, event)
+    return state
+
+
+def play_out(
+    rules: Rules, state: Any, policies: Mapping[int, Policy] | Policy, chance: Chance, max_moves: int = 100_000
+) -> tuple[Any, int]:
+    """Play from `state` to the end (or `max_moves` seat moves); return the last state and the moves played."""
+    pick = policies if callable(policies) else None
+    moves = 0
+    while moves < max_moves:
+        state = settle(rules, state, chance)
+        to_act = rules.to_act(state)
+        if not to_act:
+            break
+        seat = min(to_act)
+        legal = rules.legal_actions(state, seat)
+        policy = pick or policies[seat]  # type: ignore[index]
+        action = legal[0] if len(legal) == 1 else policy(state, seat, legal)
+        state = apply(rules, state, seat, action, chance)
+        moves += 1
+    return state, moves
+
+
+def outcome(rules: Rules, state: Any) -> Result | None:
+    """Return the result of a finished game, else None."""
+    return rules.result(state)

@@ -1,0 +1,65 @@
+"""Zop Zoo's determinisation and search hooks: the only secret is the black deck's order.
+
+Every black card is in a row, beside one, on the discard pile, in the drawing
+player's hand or in the deck; the redacted log shows all but the deck. So the
+deck holds exactly the black cards seen nowhere else, in an order nobody
+knows: a uniform shuffle of them is a state the seat cannot tell from the real one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.events import Event
+from domain.game import CORE_EVENTS
+from domain.games.zop_zoo import RULES
+from domain.games.zop_zoo.state import State
+from domain.values import changed
+from workers.bots.mcts import Game, Values, places_to_values, spread
+
+_DECK_EVENTS = ("RoundDealt", "BlackDeckRefilled")
+
+
+def believe(view: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> tuple[State, list[str]]:
+    """Replay the redacted log with a blank deck of the right size; list the cards the deck must hold."""
+    state: Any = None
+    for entry in log:
+        if entry["type"] in CORE_EVENTS:
+            continue
+        data = entry["data"]
+        if entry["type"] in _DECK_EVENTS:
+            data = {**data, "deck": [None] * data["deck_size"]}
+        state = RULES.evolve(state, Event(entry["type"], data, entry["actor"]))
+    seen = Counter(card for row in state.rows for stack in row if stack.cover for card in [stack.cover])
+    seen.update(card for bonuses in state.bonuses for card in bonuses)
+    seen.update(state.discard)
+    if state.drawn is not None:
+        seen[state.drawn] += 1
+    unknown = list((Counter(state.cards.black) - seen).elements())
+    return state, sorted(unknown)
+
+
+def sample(belief: tuple[State, list[str]], rng: random.Random) -> State:
+    """Deal the unseen black cards into the deck in a random order."""
+    state, unknown = belief
+    deck = list(unknown)
+    rng.shuffle(deck)
+    return changed(state, deck=tuple(deck[: len(state.deck)]))
+
+
+def evaluate(start: State, state: State, moves: int) -> Values | None:
+    """Score at the end of the round (or the game): the totals, higher is better."""
+    result = RULES.result(state)
+    if result is not None:
+        return places_to_values(result.places)
+    if state.round != start.round or moves > ROLLOUT_CAP:
+        return spread(state.totals)
+    return None
+
+
+ROLLOUT_CAP = 400
+
+GAME = Game(rules=RULES, believe=believe, sample=sample, evaluate=evaluate, iterations=60)
