@@ -83,12 +83,14 @@ def sample(belief: Mapping[str, Any], rng: random.Random) -> State:
             hands.append(ordered(hand))
             if kept[other] == HIDDEN:
                 kept[other] = hand[rng.randrange(len(hand))]
-    face_down = None
+    face_down: str | None = None
     centre = []
     for group in v["centre"]:
+        tiles = list(group)
         if HIDDEN in group:
             face_down, pool = pool[0], pool[1:]
-        centre.append(ordered(face_down if t == HIDDEN else t for t in group))
+            tiles = [face_down if t == HIDDEN else t for t in group]
+        centre.append(ordered(tiles))
     return changed(
         state,
         players=tuple(players),

@@ -30,7 +30,7 @@ def believe(view: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> dict[s
     seat, v = view["you"], view["state"]
     seats = len(v["hand_counts"])
     discard: list[str] = []
-    known = [Counter() for _ in range(seats)]
+    known: list[Counter[str]] = [Counter() for _ in range(seats)]
     for entry in log:
         kind, data = entry["type"], entry["data"]
         if kind == "CardsDealt" or kind == "DrawPileRefilled":

@@ -98,7 +98,7 @@ def choose(
     candidates = game.shortlist(view, legal, rng) if game.shortlist else legal
     if len(candidates) == 1:
         return candidates[0]
-    allowed = {key_of(action): action for action in candidates}
+    allowed: dict[Any, Mapping[str, Any]] = {key_of(action): action for action in candidates}
     root = _Node()
     belief = game.believe(view, log)
     for _ in range(iterations or game.iterations):

@@ -69,7 +69,7 @@ class AnimalsOnBoard:
             choices=SPECIES,
         ),
     )
-    bots = ("random", "heuristic", "mcts")
+    bots: tuple[str, ...] = ("random", "heuristic", "mcts")
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

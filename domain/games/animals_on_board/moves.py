@@ -205,7 +205,7 @@ def _after_turn(state: State, seat: int, was_final: bool) -> tuple[int | None, b
 
 
 # The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).
-ACTION_FORMS: dict[str, dict[str, str]] = {
+ACTION_FORMS: Mapping[str, Mapping[str, str]] = {
     "keep": {"tile": "str"},
     # `first` null (or left out) asks for a split drawn at random; `tiles` and `choose` are the
     # template's own fields, so a legal action posted back as it came is well-formed.

@@ -51,7 +51,7 @@ class BloedeKuh:
     max_seats = 6
     rules_version = "1"
     options: tuple[Option, ...] = ()
-    bots = ("random", "heuristic", "mcts")
+    bots: tuple[str, ...] = ("random", "heuristic", "mcts")
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

@@ -197,7 +197,7 @@ def _end_turn(batch: Batch[State]) -> None:
 
 
 # The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).
-ACTION_FORMS: dict[str, dict[str, str]] = {
+ACTION_FORMS: Mapping[str, Mapping[str, str]] = {
     "discard": {"card": "str"},
     "discard_pair": {"cards": "[str]"},
     "pass": {"from": "str?"},

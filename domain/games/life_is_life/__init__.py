@@ -57,7 +57,7 @@ class LifeIsLife:
             "and the declaring player gains 1 life (no cap).",
         ),
     )
-    bots = ("random", "heuristic", "mcts")
+    bots: tuple[str, ...] = ("random", "heuristic", "mcts")
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

@@ -91,7 +91,7 @@ def _trade(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
 
 
 # The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).
-ACTION_FORMS: dict[str, dict[str, str]] = {
+ACTION_FORMS: Mapping[str, Mapping[str, str]] = {
     "trade": {"row": "int", "cards": "[str]"},
     "knock": {},
 }

@@ -76,7 +76,7 @@ class ZopZoo:
             "both decks as data, in the form of the bundled cards.json (null: the bundled deck)",
         ),
     )
-    bots = ("random", "heuristic", "mcts")
+    bots: tuple[str, ...] = ("random", "heuristic", "mcts")
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

@@ -267,7 +267,7 @@ _ACTIONS: dict[str, _Handler] = {
 
 
 # The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).
-ACTION_FORMS: dict[str, dict[str, str]] = {
+ACTION_FORMS: Mapping[str, Mapping[str, str]] = {
     "draw": {},
     "take_discard": {},
     "place_wild": {"card": "str"},
