@@ -10,6 +10,7 @@ from flask import Flask
 from service.api import api
 from service.errors import register_error_handlers
 from service.tournament_api import tournaments
+from service.web import web
 from service.wiring import Services, from_env
 
 
@@ -22,4 +23,5 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     register_error_handlers(app)
     app.register_blueprint(api)
     app.register_blueprint(tournaments)
+    app.register_blueprint(web)
     return app
