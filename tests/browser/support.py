@@ -61,8 +61,12 @@ def finished(driver: WebDriver) -> bool:
     )
 
 
-def play_one(driver: WebDriver) -> bool:
-    """Click the first legal action if the page offers one; return whether it did."""
+def play_one(driver: WebDriver, *, allow_conflict: bool = False) -> bool:
+    """Click the first legal action if the page offers one; return whether it did.
+
+    With `allow_conflict` a 409 (another seat moved first, e.g. both picking at once) is
+    accepted: the page says so and shows the fresh table.
+    """
     button = first_action(driver)
     if button is None:
         return False
@@ -70,6 +74,8 @@ def play_one(driver: WebDriver) -> bool:
     # The table redraws after the answer (a move or an error message): the old button goes stale.
     wait(driver).until(EC.staleness_of(button))
     errors = [e.text for e in driver.find_elements(By.ID, "error") if e.text]
+    if allow_conflict:
+        errors = [text for text in errors if "moved on before your move arrived" not in text]
     assert not errors, errors
     return True
 

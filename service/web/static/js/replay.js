@@ -1,6 +1,6 @@
 // The replay: a slider over every event (GET /games/{id}?at=N), a perspective, step buttons, the audit badge.
 import {allEvents, api, explain, seats} from "./api.js";
-import {contextFor, resultPanel} from "./context.js";
+import {contextFor, describeEvent, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
 
@@ -32,7 +32,7 @@ export async function replay(main, id) {
   const position = h("output", {id: "replay-position", for: "replay-slider"});
   const caption = h("p", {id: "replay-event", class: "note", "aria-live": "polite"});
   const boardBox = h("div", {id: "replay-board"});
-  const message = h("p", {class: "error", role: "alert"});
+  const message = h("p", {class: "error", id: "replay-error", role: "alert"});
   const step = (delta) => () => {
     slider.value = String(Math.min(last, Math.max(1, Number(slider.value) + delta)));
     show();
@@ -48,16 +48,21 @@ export async function replay(main, id) {
     if (at < last) query.set("at", String(at));
     if (perspective.value === "open") query.set("open", "true");
     const token = perspective.value === "seat" && mine ? mine.token : null;
+    const event = events[at - 1];
+    caption.textContent = event ? `#${event.seq}: ${describeEvent(event, module, contextFor(now, module))}` : "";
     try {
       const view = await api("GET", `/games/${id}${query.toString() ? `?${query}` : ""}`, {token});
       if (mineTicket !== ticket) return;
       message.textContent = "";
       const ctx = contextFor(view, module);
-      const event = events[at - 1];
-      caption.textContent = event ? `#${event.seq}: ${ctx.describe(event)}` : "";
       mount(boardBox, at === last ? resultPanel(view, ctx) : null, module.board(view, ctx));
+      Object.assign(boardBox.dataset, {shown: String(at), failed: "false"});
     } catch (err) {
-      if (mineTicket === ticket) message.textContent = explain(err);
+      if (mineTicket === ticket) {
+        message.textContent = `The table at event ${at} cannot be shown: ${explain(err)}`;
+        mount(boardBox);
+        Object.assign(boardBox.dataset, {shown: String(at), failed: "true"});
+      }
     }
   }
   slider.addEventListener("input", show);
