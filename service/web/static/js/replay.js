@@ -82,10 +82,10 @@ export async function replay(main, id) {
       h("div", {class: "field"}, h("label", {for: "perspective"}, "Perspective"), perspective),
       h("div", {class: "field"}, h("label", {for: "replay-slider"}, "Event"), slider, position),
       h("div", {class: "buttons"},
-        button("⏮ First", "First event", () => { slider.value = "1"; show(); }, "replay-first"),
+        button("« First", "First event", () => { slider.value = "1"; show(); }, "replay-first"),
         button("◀ Back", "Previous event", step(-1), "replay-back"),
         button("Next ▶", "Next event", step(1), "replay-next"),
-        button("Last ⏭", "Last event", () => { slider.value = String(last); show(); }, "replay-last")),
+        button("Last »", "Last event", () => { slider.value = String(last); show(); }, "replay-last")),
       caption, message),
     h("section", {class: "panel"}, h("h2", {}, "Table at this event"), boardBox),
   );

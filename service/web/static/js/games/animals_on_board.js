@@ -109,7 +109,7 @@ export function custom(action, view, ctx, play) {
   const form = h("form", {class: "split-form", "aria-label": `Split group ${action.group + 1}`},
     h("p", {}, `Choose the tiles that stay as group ${action.group + 1}; the rest become group ${action.group + 2}.`),
     h("div", {class: "cards"}, boxes),
-    h("button", {type: "submit", class: "action"}, `Split group ${action.group + 1} as chosen`));
+    h("button", {type: "submit", class: "split-submit"}, `Split group ${action.group + 1} as chosen`));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const first = boxes.filter((b) => b.querySelector("input").checked).map((b) => action.tiles[Number(b.querySelector("input").value)]);
