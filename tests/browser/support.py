@@ -48,9 +48,12 @@ def create_in_lobby(driver: WebDriver, base_url: str, game: str, seats: list[str
 
 def first_action(driver: WebDriver) -> WebElement | None:
     """Return the first visible legal-action button, if any."""
-    for button in driver.find_elements(By.CSS_SELECTOR, "#actions button.action"):
-        if button.is_displayed():
-            return button
+    try:
+        for button in driver.find_elements(By.CSS_SELECTOR, "#actions button.action"):
+            if button.is_displayed():
+                return button
+    except StaleElementReferenceException:
+        pass  # the live feed redrew the table meanwhile: the caller looks again
     return None
 
 
@@ -70,7 +73,10 @@ def play_one(driver: WebDriver, *, allow_conflict: bool = False) -> bool:
     button = first_action(driver)
     if button is None:
         return False
-    button.click()
+    try:
+        button.click()
+    except StaleElementReferenceException:
+        return False  # the live feed redrew the table first (another seat moved): look again
     # The table redraws after the answer (a move or an error message): the old button goes stale.
     wait(driver).until(EC.staleness_of(button))
     errors = [e.text for e in driver.find_elements(By.ID, "error") if e.text]
