@@ -12,6 +12,7 @@ from service.http.errors import register_error_handlers
 from service.http.games import games
 from service.http.json import OrjsonProvider
 from service.http.tournaments import tournaments
+from service.web import web
 
 # No request needs more: the largest legal body (a create with eight seats and
 # options) is a few hundred bytes. A larger one is a 413 in the JSON error shape.
@@ -28,4 +29,5 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     register_error_handlers(app)
     app.register_blueprint(games)
     app.register_blueprint(tournaments)
+    app.register_blueprint(web)
     return app

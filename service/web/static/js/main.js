@@ -1,0 +1,53 @@
+// The page's router: each #/ route draws one screen into <main>; leaving a screen stops its live feed.
+import {h, mount} from "./dom.js";
+import {joinScreen, lobby} from "./lobby.js";
+import {replay} from "./replay.js";
+import {table} from "./table.js";
+import {leaderboards, tournament} from "./tournament.js";
+import {seats} from "./api.js";
+
+const main = document.getElementById("main");
+let cleanup = null;
+let ticket = 0;
+
+const ROUTES = [
+  [/^#?\/?$/, () => lobby(main)],
+  [/^#\/game\/([\w-]+)$/, (id) => table(main, id)],
+  [/^#\/join\/([\w-]+)$/, (id) => joinScreen(main, id)],
+  [/^#\/seat\/([\w-]+)\/([\w.]+)$/, (id, token) => takeSeat(id, token)],
+  [/^#\/replay\/([\w-]+)$/, (id) => replay(main, id)],
+  [/^#\/tournament\/([\w-]+)$/, (id) => tournament(main, id)],
+  [/^#\/leaderboards(?:\/([\w-]+))?$/, (game) => leaderboards(main, game)],
+];
+
+// A seat link carries its token in the fragment (never sent to the server); keep it and go to the table.
+function takeSeat(id, token) {
+  const seat = Number(token.split(".")[1]);
+  seats.put(id, {token, seat});
+  history.replaceState(null, "", `#/game/${id}`);
+  return table(main, id);
+}
+
+async function route() {
+  if (cleanup) cleanup();
+  cleanup = null;
+  const mine = ++ticket;
+  const hash = location.hash || "#/";
+  for (const [pattern, screen] of ROUTES) {
+    const match = hash.match(pattern);
+    if (match) {
+      const stop = (await screen(...match.slice(1))) || null;
+      // The user may have left while the screen loaded: stop its feed at once.
+      if (mine !== ticket) {
+        if (stop) stop();
+        return;
+      }
+      cleanup = stop;
+      return;
+    }
+  }
+  mount(main, h("p", {}, "No such page. ", h("a", {href: "#/"}, "Back to the lobby")));
+}
+
+window.addEventListener("hashchange", route);
+route();

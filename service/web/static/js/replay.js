@@ -1,0 +1,107 @@
+// The replay: a slider over every event (GET /games/{id}?at=N), a perspective, step buttons, the audit badge.
+import {allEvents, api, explain, seats} from "./api.js";
+import {contextFor, describeEvent, resultPanel} from "./context.js";
+import {h, mount} from "./dom.js";
+import {gameModule} from "./games/index.js";
+
+/** Draw the replay of a game. */
+export async function replay(main, id) {
+  const mine = seats.get(id);
+  let now;
+  try {
+    now = await api("GET", `/games/${id}`, {token: mine && mine.token});
+  } catch (err) {
+    mount(main, h("h1", {}, "Replay"), h("p", {class: "error", role: "alert"}, explain(err)));
+    return null;
+  }
+  const module = gameModule(now.game);
+  const finished = now.status === "finished";
+  const last = now.version;
+  let events = [];
+  try {
+    events = await allEvents(id, finished ? null : mine && mine.token);
+  } catch (err) {
+    events = [];
+  }
+
+  const perspective = h("select", {id: "perspective"},
+    finished ? h("option", {value: "open"}, "Open: every card") : null,
+    h("option", {value: "spectator"}, "Spectator"),
+    mine ? h("option", {value: "seat"}, `Your seat (${mine.name || `seat ${mine.seat + 1}`})`) : null);
+  const slider = h("input", {type: "range", id: "replay-slider", min: 1, max: last, value: last, step: 1, "aria-label": "Event number"});
+  const position = h("output", {id: "replay-position", for: "replay-slider"});
+  const caption = h("p", {id: "replay-event", class: "note", "aria-live": "polite"});
+  const boardBox = h("div", {id: "replay-board"});
+  const message = h("p", {class: "error", id: "replay-error", role: "alert"});
+  const step = (delta) => () => {
+    slider.value = String(Math.min(last, Math.max(1, Number(slider.value) + delta)));
+    show();
+  };
+  const button = (text, label, onclick, elId) => h("button", {type: "button", class: "secondary", "aria-label": label, onclick, id: elId}, text);
+
+  let ticket = 0;
+  async function show() {
+    const at = Number(slider.value);
+    const mineTicket = ++ticket;
+    position.textContent = `Event ${at} of ${last}`;
+    const query = new URLSearchParams();
+    if (at < last) query.set("at", String(at));
+    if (perspective.value === "open") query.set("open", "true");
+    const token = perspective.value === "seat" && mine ? mine.token : null;
+    const event = events[at - 1];
+    caption.textContent = event ? `#${event.seq}: ${describeEvent(event, module, contextFor(now, module))}` : "";
+    try {
+      const view = await api("GET", `/games/${id}${query.toString() ? `?${query}` : ""}`, {token});
+      if (mineTicket !== ticket) return;
+      message.textContent = "";
+      const ctx = contextFor(view, module);
+      mount(boardBox, at === last ? resultPanel(view, ctx) : null, module.board(view, ctx));
+      Object.assign(boardBox.dataset, {shown: String(at), failed: "false"});
+    } catch (err) {
+      if (mineTicket === ticket) {
+        message.textContent = `The table at event ${at} cannot be shown: ${explain(err)}`;
+        mount(boardBox);
+        Object.assign(boardBox.dataset, {shown: String(at), failed: "true"});
+      }
+    }
+  }
+  slider.addEventListener("input", show);
+  perspective.addEventListener("change", show);
+
+  const badge = h("p", {id: "audit-badge", class: "badge pending", "aria-live": "polite"}, "Auditing…");
+  mount(
+    main,
+    h("header", {class: "table-head"},
+      h("h1", {}, `Replay: ${module.title} `, h("small", {class: "muted"}, id)),
+      h("nav", {class: "links", "aria-label": "Game"},
+        h("a", {href: "#/"}, "Lobby"),
+        h("a", {href: `#/game/${id}`}, "Table"),
+        h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`, id: "export-link"}, "Download the log (NDJSON)"))),
+    finished ? badge : h("p", {class: "note"}, "The game is still in play: the replay shows what your perspective may see; the audit and the open view come at the end."),
+    h("section", {class: "panel replay-controls"},
+      h("div", {class: "field"}, h("label", {for: "perspective"}, "Perspective"), perspective),
+      h("div", {class: "field"}, h("label", {for: "replay-slider"}, "Event"), slider, position),
+      h("div", {class: "buttons"},
+        button("« First", "First event", () => { slider.value = "1"; show(); }, "replay-first"),
+        button("◀ Back", "Previous event", step(-1), "replay-back"),
+        button("Next ▶", "Next event", step(1), "replay-next"),
+        button("Last »", "Last event", () => { slider.value = String(last); show(); }, "replay-last")),
+      caption, message),
+    h("section", {class: "panel"}, h("h2", {}, "Table at this event"), boardBox),
+  );
+  await show();
+  if (finished) {
+    try {
+      const audit = await api("GET", `/games/${id}/audit`);
+      badge.className = `badge ${audit.ok ? "ok" : "failed"}`;
+      badge.textContent = audit.ok
+        ? `✓ Audit passed: ${audit.events} events (${audit.checks.join(", ")})`
+        : `✗ Audit failed at event ${audit.failed_at}: ${audit.reason}`;
+      badge.dataset.ok = String(audit.ok);
+    } catch (err) {
+      badge.className = "badge failed";
+      badge.textContent = `Audit unavailable: ${explain(err)}`;
+    }
+  }
+  return null;
+}

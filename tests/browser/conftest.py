@@ -1,0 +1,95 @@
+"""Browser fixtures: the app on embedded services in a thread, and headless Debian Chromium driven by Selenium.
+
+Chromium and chromedriver come from Debian's packages (`apt-get install chromium
+chromium-driver`). Without them these tests are skipped loudly, except in CI
+(`CI` set), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import uuid
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import fakeredis
+import pytest
+from werkzeug.serving import make_server
+
+from service.bootstrap import build
+from service.http import create_app
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+
+
+def _missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[dev]')"
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (os.path.exists(path) and os.access(path, os.X_OK)):
+            return f"{path} is missing (apt-get install -y chromium chromium-driver)"
+    return None
+
+
+MISSING = _missing()
+if MISSING:
+    warnings.warn(f"browser tests are SKIPPED: {MISSING}", stacklevel=1)
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    """Serve the app on embedded services (fakeredis, in-process jobs) on a free port, in a thread."""
+    services = build(fakeredis.FakeRedis(), f"test-web-{uuid.uuid4().hex[:8]}", inline_jobs=True, embedded=True)
+    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="web-test-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
+    """Open headless Chromium windows, each with its own fresh profile (a separate browser context)."""
+    if MISSING:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests cannot run in CI: {MISSING}")
+        pytest.skip(f"SKIPPED: {MISSING}")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    drivers = []
+
+    def open_window(width: int = 1200, height: int = 1000) -> webdriver.Chrome:
+        profile = tmp_path / f"profile-{len(drivers)}"
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={profile}")
+        options.add_argument(f"--window-size={width},{height}")
+        driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+        drivers.append((driver, profile))
+        return driver
+
+    yield open_window
+    for driver, profile in drivers:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)

@@ -1,0 +1,118 @@
+"""Driving the page: create a game in the lobby, play the first legal action until the result, screenshots."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+WAIT = 30  # seconds a condition may take before the test fails (a bound, never a pause)
+
+
+def wait(driver: WebDriver, timeout: float = WAIT) -> WebDriverWait:
+    """Return a waiter that polls a condition until it holds or the bound passes."""
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,))
+
+
+def create_in_lobby(driver: WebDriver, base_url: str, game: str, seats: list[str], options: dict[str, Any]) -> str:
+    """Fill the lobby's new-game form (seat kinds: "you", "bot:heuristic", "open") and return the game id."""
+    driver.get(f"{base_url}/#/")
+    form = wait(driver).until(EC.presence_of_element_located((By.ID, "new-game")))
+    Select(form.find_element(By.ID, "game-type")).select_by_value(game)
+    name = form.find_element(By.ID, "your-name")
+    name.clear()
+    name.send_keys("Ann")
+    count = form.find_element(By.ID, "seat-count")
+    count.clear()
+    count.send_keys(str(len(seats)))
+    wait(driver).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "select.seat-kind")) == len(seats))
+    for index, kind in enumerate(seats):
+        Select(driver.find_element(By.ID, f"seat-{index}")).select_by_value(kind)
+    for option, value in options.items():
+        field = driver.find_element(By.ID, f"option-{option}")
+        field.clear()
+        field.send_keys(str(value))
+    driver.find_element(By.ID, "create-game").click()
+    wait(driver).until(EC.url_contains("#/game/"))
+    wait(driver).until(EC.presence_of_element_located((By.ID, "turn")))
+    return driver.current_url.rsplit("/", 1)[-1]
+
+
+def first_action(driver: WebDriver) -> WebElement | None:
+    """Return the first visible legal-action button, if any."""
+    try:
+        for button in driver.find_elements(By.CSS_SELECTOR, "#actions button.action"):
+            if button.is_displayed():
+                return button
+    except StaleElementReferenceException:
+        pass  # the live feed redrew the table meanwhile: the caller looks again
+    return None
+
+
+def finished(driver: WebDriver) -> bool:
+    """Tell whether the table shows the game's result."""
+    return bool(driver.find_elements(By.CSS_SELECTOR, "#result")) and bool(
+        driver.find_elements(By.CSS_SELECTOR, '#turn[data-status="finished"]')
+    )
+
+
+def play_one(driver: WebDriver, *, allow_conflict: bool = False) -> bool:
+    """Click the first legal action if the page offers one; return whether it did.
+
+    With `allow_conflict` a 409 (another seat moved first, e.g. both picking at once) is
+    accepted: the page says so and shows the fresh table.
+    """
+    button = first_action(driver)
+    if button is None:
+        return False
+    try:
+        button.click()
+    except StaleElementReferenceException:
+        return False  # the live feed redrew the table first (another seat moved): look again
+    # The table redraws after the answer (a move or an error message): the old button goes stale.
+    wait(driver).until(EC.staleness_of(button))
+    errors = [e.text for e in driver.find_elements(By.ID, "error") if e.text]
+    if allow_conflict:
+        errors = [text for text in errors if "moved on before your move arrived" not in text]
+    assert not errors, errors
+    return True
+
+
+def play_to_end(driver: WebDriver, max_moves: int = 1000) -> int:
+    """Play the first legal action each time until the result shows; return the number of moves."""
+    moves = 0
+    while moves < max_moves:
+        wait(driver).until(lambda d: finished(d) or first_action(d) is not None)
+        if finished(driver):
+            return moves
+        if play_one(driver):
+            moves += 1
+    raise AssertionError(f"no result after {max_moves} moves")
+
+
+def screenshot(driver: WebDriver, folder: Path, name: str) -> Path:
+    """Save the whole page (the window grown to the page's height) as a PNG and print its path."""
+    width = driver.execute_script("return window.outerWidth")
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, min(max(height + 150, 600), 6000))
+    path = folder / f"{name}.png"
+    driver.save_screenshot(str(path))
+    print(f"screenshot: {path}")
+    return path
+
+
+def post(base_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST JSON to the API directly (setting up a scene the test is not about)."""
+    request = urllib.request.Request(
+        base_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
