@@ -15,7 +15,7 @@ from domain.games.life_is_life.cards import DECK, HAND_SIZE
 from domain.games.life_is_life.state import State
 from projections.life_is_life import redact, seat_view
 from tests.support.life_is_life import cards_of
-from tests.support.tables import Table, new_table, play_bots, play_randomly
+from tests.support.tables import Table, new_table, play_bots
 
 GAME = "life-is-life"
 
@@ -107,14 +107,6 @@ def test_random_games_end_with_one_winner_and_hide_every_hidden_card(
     players: int, seed: str, moves: int, advanced: bool, knock_bias: float
 ) -> None:
     table = play_checked(players, advanced, seed, random.Random(moves), knock_bias)
-    assert_one_winner(table, players)
-
-
-@pytest.mark.parametrize("players", [3, 4, 5])
-@settings(max_examples=8, deadline=None)
-@given(seed=st.text(min_size=1, max_size=8), moves=st.integers(0, 2**32))
-def test_uniformly_random_games_end_through_the_shared_helper(players: int, seed: str, moves: int) -> None:
-    table = play_randomly(new_table(GAME, players, seed=seed), random.Random(moves))
     assert_one_winner(table, players)
 
 
