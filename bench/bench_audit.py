@@ -19,7 +19,7 @@ from redis import Redis  # noqa: E402
 from domain.audit import audit  # noqa: E402
 from domain.export import export_lines, header  # noqa: E402
 from service.bootstrap import build  # noqa: E402
-from tests.support import new_table, play_randomly  # noqa: E402
+from tests.support.tables import new_table, play_randomly  # noqa: E402
 
 GAMES = {"life-is-life": 4, "animals-on-board": 4, "bloede-kuh": 4, "zop-zoo": 4}
 

@@ -1,0 +1,1 @@
+"""Rule tests: nothing but domain/ and projections/ (no Flask, no Redis)."""

@@ -1,0 +1,170 @@
+"""Audits catch every kind of tampering, at the right event; old event shapes stay readable."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from domain.audit import audit
+from domain.events import GENESIS_HASH, RecordedEvent, chain_hash
+from domain.export import ExportFormatError, read_export
+from domain.game import replay
+from tests.support.tables import new_table, play_randomly
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "life_is_life_v1.ndjson"
+GAMES = {"life-is-life": 4, "animals-on-board": 3, "bloede-kuh": 4, "zop-zoo": 3}
+
+
+@pytest.fixture(scope="module", params=sorted(GAMES))
+def finished(request) -> list[dict]:
+    table = play_randomly(
+        new_table(request.param, GAMES[request.param], seed=f"audit-{request.param}"), random.Random(7)
+    )
+    return [event.to_dict() for event in table.log]
+
+
+def rehash(events: list[dict]) -> list[dict]:
+    """Recompute the chain, as a forger who controls the store would."""
+    previous = GENESIS_HASH
+    for seq, event in enumerate(events, start=1):
+        event["seq"] = seq
+        event["hash"] = chain_hash(previous, {k: v for k, v in event.items() if k != "hash"})
+        previous = event["hash"]
+    return events
+
+
+def first_deal(events: list[dict]) -> int:
+    """Index of the first event after GameStarted that names cards (every game deals there)."""
+    started = next(i for i, e in enumerate(events) if e["type"] == "GameStarted")
+    return next(i for i in range(started + 1, len(events)) if len(set(_strings(events[i]["data"]))) >= 2)
+
+
+def change_one_card(events: list[dict], index: int) -> None:
+    """Swap two different strings somewhere inside the event's data."""
+    text = json.dumps(events[index]["data"])
+    words = sorted(set(_strings(events[index]["data"])))
+    a, b = words[0], words[-1]
+    swapped = text.replace(f'"{a}"', '"\0"').replace(f'"{b}"', f'"{a}"').replace('"\0"', f'"{b}"')
+    assert swapped != text
+    events[index]["data"] = json.loads(swapped)
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def test_an_untouched_game_passes(finished):
+    report = audit(finished)
+    assert report.ok and report.events == len(finished) and report.failed_at is None
+
+
+def test_a_changed_card_breaks_the_hash_chain_at_that_event(finished):
+    events = copy.deepcopy(finished)
+    index = first_deal(events)
+    change_one_card(events, index)
+    report = audit(events)
+    assert not report.ok and report.failed_at == index + 1 and "hash chain" in report.reason
+
+
+def test_a_changed_card_with_the_chain_recomputed_is_caught_by_re_dealing_from_the_seed(finished):
+    events = copy.deepcopy(finished)
+    index = first_deal(events)
+    change_one_card(events, index)
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == index + 1 and "differs from what the rules give" in report.reason
+
+
+def test_a_dropped_event_is_caught_where_it_was(finished):
+    events = copy.deepcopy(finished)
+    del events[len(events) // 2]
+    report = audit(events)
+    assert not report.ok and report.failed_at == len(finished) // 2 + 1
+    forged = audit(rehash(copy.deepcopy(events)))
+    assert not forged.ok and forged.failed_at <= len(finished) // 2 + 2
+
+
+def test_two_reordered_events_are_caught(finished):
+    events = copy.deepcopy(finished)
+    i = len(events) // 2
+    events[i], events[i + 1] = events[i + 1], events[i]
+    report = audit(events)
+    assert not report.ok and report.failed_at == i + 1
+    forged = audit(rehash(copy.deepcopy(events)))
+    assert not forged.ok and forged.failed_at in (i + 1, i + 2)
+
+
+def test_a_swapped_seed_is_caught_at_the_reveal(finished):
+    events = copy.deepcopy(finished)
+    events[-1]["data"]["seed"] = "another seed"
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == len(events) and "commitment" in report.reason
+
+
+def test_a_swapped_seed_and_commitment_is_caught_at_the_first_deal(finished):
+    from domain.chance import seed_commitment
+
+    events = copy.deepcopy(finished)
+    events[-1]["data"]["seed"] = "another seed"
+    events[0]["data"]["seed_commitment"] = seed_commitment("another seed")
+    events[0]["command"]["seed_commitment"] = seed_commitment("another seed")
+    report = audit(rehash(events))
+    started = next(e for e in events if e["type"] == "GameStarted")
+    failed = events[report.failed_at - 1]
+    assert not report.ok and "differs from what the rules give" in report.reason
+    assert failed["seq"] > started["seq"] and failed["command_id"] == started["command_id"]  # the opening deal
+
+
+def test_an_illegal_move_is_refused_by_the_rules(finished):
+    events = copy.deepcopy(finished)
+    index = next(i for i, e in enumerate(events) if (e.get("command") or {}).get("kind") == "act")
+    events[index]["command"]["action"] = {"type": "no-such-move"}
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == index + 1 and "refuse" in report.reason
+
+
+def test_an_unfinished_game_cannot_be_audited(finished):
+    report = audit(finished[:-1])
+    assert not report.ok and "not over" in report.reason
+
+
+def test_an_older_event_shape_is_upcast_on_read():
+    head, events = read_export(FIXTURE.read_text().splitlines())
+    assert events[0]["type"] == "GameCreated" and events[0]["v"] == 1 and "rules_version" not in events[0]["data"]
+    created = RecordedEvent.from_dict(events[0])
+    assert created.v == 2 and created.data["rules_version"] == "1"
+    game = replay(RecordedEvent.from_dict(e) for e in events)
+    assert game.status == "finished" and game.result["winners"] == [0]
+    assert audit(events).ok
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("", 1),
+        ("not json\n", 1),
+        ('{"format": "something-else"}\n', 1),
+        ('{"format": "menagerie-game/1", "version": 2}\n[1]\n', 2),
+        ('{"format": "menagerie-game/1", "version": 2}\n{"seq": 1}\n', 2),
+    ],
+)
+def test_a_malformed_export_names_the_line(text, line):
+    with pytest.raises(ExportFormatError) as raised:
+        read_export(text.splitlines())
+    assert raised.value.line == line and f"line {line}" in raised.value.message
+
+
+def test_a_truncated_export_is_refused():
+    lines = FIXTURE.read_text().splitlines()[:-3]
+    with pytest.raises(ExportFormatError) as raised:
+        read_export(lines)
+    assert "truncated" in raised.value.message

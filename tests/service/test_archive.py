@@ -1,0 +1,181 @@
+"""Replays at any point, exports, audits over HTTP and offline, imports and archives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.cli import main as menagerie
+from service.http import create_app
+from tests.support.openapi import check_response
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "life_is_life_v1.ndjson"
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client, bots: int = 3, seed: str = "arch") -> tuple[str, str]:
+    seats = [{"name": "ann"}] + [{"bot": "heuristic"}] * bots
+    created = client.post("/games", json={"game": "life-is-life", "seats": seats, "seed": seed}).json
+    return created["id"], created["seats"][0]["token"]
+
+
+def finish(client, game_id: str, token: str) -> dict:
+    while True:
+        view = client.get(f"/games/{game_id}", headers=auth(token)).json
+        if view["status"] == "finished":
+            return view
+        client.post(f"/games/{game_id}/actions", json={"action": view["legal_actions"][-1]}, headers=auth(token))
+
+
+def export(client, game_id: str, headers: dict | None = None) -> list[dict]:
+    response = client.get(f"/games/{game_id}/export", headers=headers or {})
+    assert response.status_code == 200 and response.mimetype == "application/x-ndjson"
+    return [json.loads(line) for line in response.get_data(as_text=True).splitlines()]
+
+
+def test_a_seat_sees_its_own_past_and_nothing_more(client):
+    game_id, token = new_game(client)
+    dealt = next(
+        e
+        for e in client.get(f"/games/{game_id}/events", headers=auth(token)).json["events"]
+        if e["type"] == "PhaseDealt"
+    )
+    view = client.get(f"/games/{game_id}", headers=auth(token)).json
+    client.post(f"/games/{game_id}/actions", json={"action": view["legal_actions"][0]}, headers=auth(token))
+    mine = client.get(f"/games/{game_id}?at={dealt['seq']}", headers=auth(token))
+    check_response("/games/{id}", "get", mine)
+    assert mine.json["version"] == dealt["seq"] and mine.json["legal_actions"] == []
+    assert len(mine.json["state"]["hand"]) == 10
+    spectator = client.get(f"/games/{game_id}?at={dealt['seq']}").json
+    assert "hand" not in spectator["state"] or not spectator["state"]["hand"]
+    assert json.dumps(mine.json["state"]["hand"]) not in json.dumps(spectator)
+
+
+def test_the_open_view_is_forbidden_during_play_and_open_to_all_after(client):
+    game_id, token = new_game(client)
+    response = client.get(f"/games/{game_id}?open=true", headers=auth(token))
+    assert response.status_code == 403 and response.json["error"]["code"] == "game_in_play"
+    check_response("/games/{id}", "get", response)
+    final = finish(client, game_id, token)
+    dealt = next(e for e in client.get(f"/games/{game_id}/events").json["events"] if e["type"] == "PhaseDealt")
+    opened = client.get(f"/games/{game_id}?open=true&at={dealt['seq']}").json
+    assert opened["version"] == dealt["seq"]
+    assert json.dumps(dealt["data"]["hands"][1]) in json.dumps(opened["state"])
+    assert final["seed"] == "arch"
+
+
+def test_the_export_during_play_is_the_callers_redacted_log(client):
+    game_id, token = new_game(client)
+    lines = export(client, game_id, auth(token))
+    head, events = lines[0], lines[1:]
+    assert head["format"] == "menagerie-game/1" and head["redacted"] is True and head["status"] == "active"
+    assert len(events) == head["version"]
+    dealt = next(e for e in events if e["type"] == "PhaseDealt")
+    hands = dealt["data"]["hands"]
+    assert hands[0] and all(not hand for hand in hands[1:])
+    spectator = export(client, game_id)[1:]
+    assert all(not hand for hand in next(e for e in spectator if e["type"] == "PhaseDealt")["data"]["hands"])
+
+
+def test_a_finished_game_exports_whole_and_passes_its_audit(client, tmp_path):
+    game_id, token = new_game(client)
+    finish(client, game_id, token)
+    lines = export(client, game_id)
+    assert lines[0]["redacted"] is False and lines[-1]["type"] == "GameEnded"
+    response = client.get(f"/games/{game_id}/audit")
+    check_response("/games/{id}/audit", "get", response)
+    assert response.json["ok"] is True and response.json["events"] == len(lines) - 1
+    path = tmp_path / "game.ndjson"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert menagerie(["audit", str(path)]) == 0
+
+
+def test_audit_and_export_answer_404_for_unknown_games_and_403_during_play(client):
+    for route in ("audit", "export"):
+        response = client.get(f"/games/ffffffffffffffff/{route}")
+        assert response.status_code == 404
+    game_id, _ = new_game(client)
+    response = client.get(f"/games/{game_id}/audit")
+    assert response.status_code == 403 and response.json["error"]["code"] == "game_in_play"
+    check_response("/games/{id}/audit", "get", response)
+
+
+def test_the_offline_audit_reports_the_first_failure_and_exits_non_zero(tmp_path, capsys):
+    lines = FIXTURE.read_text().splitlines()
+    event = json.loads(lines[5])
+    event["data"] = {**event["data"], "tampered": True}
+    lines[5] = json.dumps(event)
+    path = tmp_path / "tampered.ndjson"
+    path.write_text("\n".join(lines) + "\n")
+    assert menagerie(["audit", str(path)]) == 1
+    assert "FAIL life-is-life g1 at event 5: hash chain broken" in capsys.readouterr().out
+    assert menagerie(["audit", str(FIXTURE)]) == 0
+
+
+@pytest.mark.parametrize("cut", ["truncated", "malformed"])
+def test_a_bad_file_is_a_clear_error_naming_the_line(tmp_path, capsys, cut):
+    lines = FIXTURE.read_text().splitlines()
+    if cut == "truncated":
+        lines = lines[:-2]
+    else:
+        lines[3] = lines[3][:40]
+    path = tmp_path / "bad.ndjson"
+    path.write_text("\n".join(lines) + "\n")
+    assert menagerie(["audit", str(path)]) == 2
+    message = capsys.readouterr().err
+    assert "line" in message and ("truncated" in message if cut == "truncated" else "line 4" in message)
+
+
+def test_an_import_replays_and_audits_like_the_original(services, tmp_path):
+    client = create_app(services).test_client()
+    game_id, token = new_game(client, seed="imp")
+    final = finish(client, game_id, token)
+    path = tmp_path / "game.ndjson"
+    assert services.archive.archive_to(game_id, str(path)) > 0
+    assert client.get(f"/games/{game_id}").status_code == 404  # the stream is gone
+    assert services.store.exists(game_id) is False
+    # Still auditable and replayable from the file.
+    assert menagerie(["audit", str(path)]) == 0
+    assert menagerie(["replay", str(path), "--at", "20", "--seat", "0"]) == 0
+    with path.open() as lines:
+        assert services.archive.import_lines(lines) == game_id
+    again = client.get(f"/games/{game_id}").json
+    assert again["result"] == final["result"] and again["version"] == final["version"]
+    assert client.get(f"/games/{game_id}/audit").json["ok"] is True
+    with path.open() as lines, pytest.raises(Exception, match="already in the store"):
+        services.archive.import_lines(lines)
+
+
+def test_an_older_export_imports_and_audits(services):
+    with FIXTURE.open() as lines:
+        game_id = services.archive.import_lines(lines)
+    client = create_app(services).test_client()
+    assert client.get(f"/games/{game_id}/audit").json["ok"] is True
+    assert client.get(f"/games/{game_id}").json["result"]["winners"] == [0]
+
+
+@pytest.mark.redis
+def test_the_import_and_archive_commands_work_on_a_real_redis(tmp_path, monkeypatch, capsys):
+    from tests.support.services import REAL_REDIS
+
+    if REAL_REDIS is None:
+        pytest.skip("SKIPPED: no Redis server at REDIS_URL")
+    prefix = f"test-cli-{tmp_path.name[-8:]}"
+    monkeypatch.setenv("MENAGERIE_PREFIX", prefix)
+    try:
+        assert menagerie(["import", str(FIXTURE)]) == 0
+        assert "imported g1" in capsys.readouterr().out
+        assert menagerie(["import", str(FIXTURE)]) == 1  # already there
+        out = tmp_path / "g1.ndjson"
+        assert menagerie(["archive", "g1", str(out)]) == 0
+        assert menagerie(["audit", str(out)]) == 0
+        assert menagerie(["archive", "g1", str(out)]) == 1  # gone now
+    finally:
+        keys = list(REAL_REDIS.scan_iter(match=f"*{prefix}*"))
+        if keys:
+            REAL_REDIS.delete(*keys)

@@ -1,0 +1,31 @@
+"""openapi.yaml is a valid contract and lists exactly the routes the app serves."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+from openapi_spec_validator import validate
+
+from service.http import create_app
+
+SPEC = yaml.safe_load((Path(__file__).parent.parent.parent / "openapi.yaml").read_text())
+
+
+def test_the_spec_is_valid_openapi():
+    validate(SPEC)
+
+
+def test_every_route_is_in_the_spec_and_every_spec_path_is_served(fake_services):
+    app = create_app(fake_services)
+    served = set()
+    for rule in app.url_map.iter_rules():
+        # The web page (index.html and its static files) is not part of the JSON contract.
+        if rule.endpoint == "static" or rule.endpoint.startswith("web."):
+            continue
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule).replace("{game_id}", "{id}")
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            served.add((path, method.lower()))
+    documented = {(path, method) for path, item in SPEC["paths"].items() for method in item if method != "parameters"}
+    assert served == documented
