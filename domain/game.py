@@ -71,16 +71,23 @@ class Game:
         return rules_for(self.type)
 
     @property
+    def in_play(self) -> bool:
+        """Whether the game has started and its rules state is set up."""
+        # A past view can stop between GameStarted and the game's own first
+        # setup event (they are one batch): started, but no rules state yet.
+        return self.status == ACTIVE and self.rules_state is not None
+
+    @property
     def to_act(self) -> frozenset[int]:
         """Seats that may act now."""
-        if self.status != ACTIVE:
+        if not self.in_play:
             return frozenset()
         return self.rules.to_act(self.rules_state)
 
     @property
     def system_due(self) -> bool:
         """Whether the system must take a step before anyone acts."""
-        return self.status == ACTIVE and self.rules.system_due(self.rules_state)
+        return self.in_play and self.rules.system_due(self.rules_state)
 
     def bots_to_act(self) -> list[int]:
         """Bot seats among those who may act now."""

@@ -10,7 +10,8 @@ from domain.events import Event
 from domain.games.zop_zoo.cards import CardSet, parse
 from domain.values import changed
 
-PLAYING, ROUND_WON, OVER = "playing", "round_won", "over"
+# SET_UP: only between ZooSetUp and the first deal (a past view can stop there; no one acts).
+SET_UP, PLAYING, ROUND_WON, OVER = "set_up", "playing", "round_won", "over"
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class State:
     seats: int
     target: int
     totals: tuple[int, ...]
-    phase: str = ROUND_WON
+    phase: str = SET_UP
     round: int = 0
     starter: int = 0
     turn: int = 0
@@ -70,7 +71,15 @@ def evolve(state: State | None, event: Event) -> State:
 def _set_up(_: State | None, event: Event) -> State:
     data = event.data
     seats = data["seats"]
-    return State(cards=parse(data["card_set"]), seats=seats, target=data["target"], totals=(0,) * seats)
+    empty = ((),) * seats
+    return State(
+        cards=parse(data["card_set"]),
+        seats=seats,
+        target=data["target"],
+        totals=(0,) * seats,
+        rows=empty,
+        bonuses=empty,
+    )
 
 
 def _dealt(state: State, event: Event) -> State:
