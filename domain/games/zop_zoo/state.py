@@ -6,9 +6,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from domain.events import Event
+from domain.events import Event, register_upcaster
 from domain.games.zop_zoo.cards import CardSet, parse
 from domain.values import changed
+
+# Versions of the rules (RULES.md §4). "1": a player other than the round's
+# winner also scored a covered minus card at the value it showed; "2": only
+# their uncovered minus cards count for them (negative), a covered one nothing.
+RULES_VERSIONS = ("1", "2")
+# ZooSetUp v1 did not record the rules version; every such game was played under "1".
+register_upcaster("ZooSetUp", 1, lambda data: {**data, "rules_version": "1"})
 
 # SET_UP: only between ZooSetUp and the first deal (a past view can stop there; no one acts).
 SET_UP, PLAYING, ROUND_WON, OVER = "set_up", "playing", "round_won", "over"
@@ -43,6 +50,7 @@ class State:
     seats: int
     target: int
     totals: tuple[int, ...]
+    rules_version: str = RULES_VERSIONS[-1]
     phase: str = SET_UP
     round: int = 0
     starter: int = 0
@@ -77,6 +85,7 @@ def _set_up(_: State | None, event: Event) -> State:
         seats=seats,
         target=data["target"],
         totals=(0,) * seats,
+        rules_version=data["rules_version"],
         rows=empty,
         bonuses=empty,
     )
