@@ -102,8 +102,12 @@ def _reexecute(events: list[RecordedEvent], seed: str) -> None:
         first = batch[0]
         if first.command is None:
             raise _Failure(first.seq, "a batch of events without the command that caused it")
+        command = first.command
+        if first.type == "GameCreated" and isinstance(command, Mapping):
+            # The recorded rules version is part of what is audited against: re-create the game under it.
+            command = {**command, "rules_version": first.data.get("rules_version")}
         try:
-            expected = decide(game, first.command, seed)
+            expected = decide(game, command, seed)
         except DomainError as error:
             raise _Failure(first.seq, f"the rules refuse this command: {error.message}") from None
         recorded = [(e.type, e.actor, _normal(e.data)) for e in batch]

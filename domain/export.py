@@ -35,7 +35,7 @@ def header(game: Game, *, redacted: bool) -> dict[str, Any]:
         "format": FORMAT,
         "id": game.id,
         "game": game.type,
-        "rules_version": game.rules.rules_version,
+        "rules_version": game.rules_version,
         "options": game.options,
         "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(game.seats)],
         "seed_commitment": game.seed_commitment,

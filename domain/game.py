@@ -6,7 +6,9 @@ it for every command and an audit calls it again on the recorded commands, so
 both must get the same events. Commands are JSON-native dicts:
 
 - `{"kind": "create", "id", "game", "seats": [seat or null], "options", "seed_commitment"}`
-  where a seat is `{"name", "bot", "token_sha256"}` (a null seat is open);
+  where a seat is `{"name", "bot", "token_sha256"}` (a null seat is open); an
+  optional `"rules_version"` (default: the newest) names one of the game's
+  `rules_versions`, so that an audit re-creates an old game under its own rules;
 - `{"kind": "join", "seat", "name", "token_sha256"}`;
 - `{"kind": "act", "seat", "action": {...}}` — a seat's move;
 - `{"kind": "advance"}` — one system step (scoring, dealing).
@@ -59,6 +61,7 @@ class Game:
     version: int = 0
     last_hash: str = GENESIS_HASH
     options: Mapping[str, Any] | None = None
+    rules_version: str = ""
     seed_commitment: str = ""
     seats: tuple[Seat, ...] = ()
     status: str = WAITING
@@ -71,16 +74,23 @@ class Game:
         return rules_for(self.type)
 
     @property
+    def in_play(self) -> bool:
+        """Whether the game has started and its rules state is set up."""
+        # A past view can stop between GameStarted and the game's own first
+        # setup event (they are one batch): started, but no rules state yet.
+        return self.status == ACTIVE and self.rules_state is not None
+
+    @property
     def to_act(self) -> frozenset[int]:
         """Seats that may act now."""
-        if self.status != ACTIVE:
+        if not self.in_play:
             return frozenset()
         return self.rules.to_act(self.rules_state)
 
     @property
     def system_due(self) -> bool:
         """Whether the system must take a step before anyone acts."""
-        return self.status == ACTIVE and self.rules.system_due(self.rules_state)
+        return self.in_play and self.rules.system_due(self.rules_state)
 
     def bots_to_act(self) -> list[int]:
         """Bot seats among those who may act now."""
@@ -107,6 +117,7 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
             id=data["id"],
             type=data["game"],
             options=data["options"],
+            rules_version=data["rules_version"],
             seed_commitment=data["seed_commitment"],
             seats=tuple(Seat() for _ in range(data["seats"])),
         )
@@ -166,6 +177,9 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
     rules = rules_for(command["game"])
     seats = command["seats"]
     options = normalise_options(rules, command.get("options"), len(seats))
+    version = command.get("rules_version", rules.rules_version)
+    if version not in rules.rules_versions:
+        raise OptionsError(f"{rules.id} has no rules version {version!r}", rules_versions=list(rules.rules_versions))
     for seat in seats:
         if seat is not None and seat.get("bot") is not None and seat["bot"] not in rules.bots:
             raise OptionsError(f"{rules.id} has no bot {seat['bot']!r}", bots=list(rules.bots))
@@ -176,13 +190,13 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
         {
             "id": command["id"],
             "game": rules.id,
-            "rules_version": rules.rules_version,
+            "rules_version": version,
             "seats": len(seats),
             "options": options,
             "seed_commitment": command["seed_commitment"],
         },
     )
-    game = Game(version=0, type=rules.id, seats=tuple(Seat() for _ in seats), options=options)
+    game = Game(version=0, type=rules.id, seats=tuple(Seat() for _ in seats), options=options, rules_version=version)
     events = [created]
     for index, seat in enumerate(seats):
         if seat is not None:
@@ -222,7 +236,8 @@ def _seat_taken(seat: int, info: Mapping[str, Any]) -> Event:
 
 def _start(game: Game, options: Mapping[str, Any], seed: str, version: int) -> list[Event]:
     rules = rules_for(game.type)
-    setup = rules.setup(len(game.seats), options, Chance(seed, version))
+    # The rules version rides with the options, so the game's first event can record it for its state.
+    setup = rules.setup(len(game.seats), {**options, "rules_version": game.rules_version}, Chance(seed, version))
     return [Event("GameStarted", {})] + setup
 
 

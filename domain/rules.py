@@ -73,7 +73,10 @@ class Rules(Protocol):
     title: str
     min_seats: int
     max_seats: int
-    rules_version: str
+    rules_version: str  # the newest version: what a new game is played under
+    # Every version this code still plays: a game keeps the version it was
+    # created under (GameCreated records it), so old streams replay and audit.
+    rules_versions: tuple[str, ...]
     # The bot kinds that can take a seat, so the service can check one without importing workers/.
     bots: tuple[str, ...]
     # The forms of the actions a seat may post, whatever the state: type -> field -> kind, one of
@@ -89,7 +92,12 @@ class Rules(Protocol):
         """Raise OptionsError where the options do not fit this many seats."""
 
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
-        """Return the events that start a game; the first builds the state from None."""
+        """Return the events that start a game; the first builds the state from None.
+
+        `options` are the game's options plus `rules_version`, the version the
+        game was created under; a game whose rules have changed records it in
+        its first event, so that its state knows which rules apply.
+        """
 
     def evolve(self, state: Any, event: Event) -> Any:
         """Apply one event; `state` is None before the first setup event."""

@@ -135,6 +135,7 @@ class ToyRules:
     min_seats = 2
     max_seats = 3
     rules_version = "1"
+    rules_versions = ("1",)
     options = (Option("goal", "int", 10, "total that ends the game", minimum=3, maximum=100),)
     bots = ("random",)
     actions = {"add": {"n": "int"}}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from functools import reduce
 
 import pytest
@@ -108,8 +109,8 @@ def test_a_cow_makes_its_player_take_the_top_of_the_draw_pile() -> None:
 # --- the draw pile runs out ------------------------------------------------------
 
 
-def test_an_empty_draw_pile_is_refilled_by_shuffling_the_discard_pile() -> None:
-    state = position("cow sheep", "pig", "horse", draw="", discard="sheep pig horse")
+def test_under_rules_1_an_empty_draw_pile_is_refilled_by_shuffling_the_discard_pile() -> None:
+    state = replace(position("cow sheep", "pig", "horse", draw="", discard="sheep pig horse"), rules_version="1")
     events, after = play(state, 0, {"type": "discard", "card": "cow"}, seed="reshuffle")
     assert types(events) == ["CardDiscarded", "DrawPileRefilled", "CardTaken", "TurnEnded"]
     refill = events[1]
@@ -123,7 +124,7 @@ def test_an_empty_draw_pile_is_refilled_by_shuffling_the_discard_pile() -> None:
 
 
 def test_the_refill_is_recorded_so_replay_draws_nothing() -> None:
-    state = position("cow sheep", "pig", "horse", draw="", discard="sheep pig horse")
+    state = replace(position("cow sheep", "pig", "horse", draw="", discard="sheep pig horse"), rules_version="1")
     events, live = play(state, 0, {"type": "discard", "card": "cow"}, seed="one")
     again = reduce(RULES.evolve, [Event(e.type, json.loads(json.dumps(e.data)), e.actor) for e in events], state)
     assert again == live
@@ -138,8 +139,8 @@ def test_a_pass_takes_the_top_of_the_draw_pile_or_the_discard_pile() -> None:
     assert hand(after, 0) == ["cow", "sheep"] and after.discard == ("pig",)
 
 
-def test_drawing_from_an_empty_draw_pile_refills_it_first() -> None:
-    state = position("cow", "pig", "horse", draw="", discard="pig")
+def test_under_rules_1_drawing_from_an_empty_draw_pile_refills_it_first() -> None:
+    state = replace(position("cow", "pig", "horse", draw="", discard="pig"), rules_version="1")
     events, after = play(state, 0, {"type": "pass", "from": "draw"})
     assert types(events) == ["Passed", "DrawPileRefilled", "CardTaken", "TurnEnded"]
     assert hand(after, 0) == ["cow", "pig"] and after.draw == () and after.discard == ()
@@ -159,7 +160,7 @@ MAYA, MAX, LENA, LINUS = 0, 1, 2, 3
 
 
 def test_rulebook_maya_discards_two_pigs_and_max_gets_the_pig_nwi_card() -> None:
-    state = position("pig pig sheep", "cow", "cow", "cow", turn=MAYA, round_=1)
+    state = position("pig pig sheep", "cow", "cow", "cow", draw="sheep", turn=MAYA, round_=1)
     events, after = play(state, MAYA, {"type": "discard_pair", "cards": ["pig", "pig"]})
     assert types(events) == ["PairDiscarded", "TurnEnded"]
     assert events[0].data == {"seat": MAYA, "card": "pig", "nwi_from": None, "nwi_to": MAX}
@@ -201,7 +202,7 @@ def test_nwi_values_per_round(species: str, values: tuple[int, int, int]) -> Non
 
 
 def test_the_round_ends_as_soon_as_the_turns_player_has_no_cards() -> None:
-    state = position("sheep", "pig pig cow", "horse", "cow cow", turn=0, nwi=(NwiCard("pig", 1, 2),))
+    state = position("sheep", "pig pig cow", "horse", "cow cow", draw="pig", turn=0, nwi=(NwiCard("pig", 1, 2),))
     events, after = play(state, 0, {"type": "discard", "card": "sheep"})
     assert types(events) == ["CardDiscarded", "RoundScored"]
     assert events[-1].data == {
@@ -216,7 +217,7 @@ def test_the_round_ends_as_soon_as_the_turns_player_has_no_cards() -> None:
 
 
 def test_a_pig_as_last_card_is_answered_then_the_round_ends() -> None:
-    _, waiting = play(position("pig", "sheep", "horse cow", draw="cow"), 0, {"type": "discard", "card": "pig"})
+    _, waiting = play(position("pig", "sheep", "horse cow", draw="cow cow"), 0, {"type": "discard", "card": "pig"})
     assert waiting.phase == PLAY and waiting.awaiting == PIG and RULES.to_act(waiting) == {1}
     events, after = play(waiting, 1, {"type": "take", "from": "draw"})
     assert types(events) == ["CardTaken", "RoundScored"]
@@ -225,19 +226,23 @@ def test_a_pig_as_last_card_is_answered_then_the_round_ends() -> None:
 
 
 def test_a_cow_as_last_card_draws_a_card_and_the_round_goes_on() -> None:
-    events, after = play(position("cow", "sheep", "horse", draw="pig"), 0, {"type": "discard", "card": "cow"})
+    events, after = play(position("cow", "sheep", "horse", draw="sheep pig"), 0, {"type": "discard", "card": "cow"})
     assert types(events) == ["CardDiscarded", "CardTaken", "TurnEnded"] and hand(after, 0) == ["pig"]
 
 
 def test_a_horse_as_last_card_passes_nothing_and_ends_the_round() -> None:
-    events, after = play(position("horse", "sheep", "horse cow pig"), 0, {"type": "discard", "card": "horse"})
+    events, after = play(
+        position("horse", "sheep", "horse cow pig", draw="sheep"), 0, {"type": "discard", "card": "horse"}
+    )
     assert types(events) == ["CardDiscarded", "RoundScored"]
     assert after.awaiting is None and after.hands[1:] == (hand_of(["sheep"]), hand_of(["horse", "cow", "pig"]))
     assert events[-1].data["minus"] == [0, 2, 4]
 
 
 def test_a_pair_as_last_cards_passes_the_nwi_card_and_ends_the_round() -> None:
-    events, after = play(position("cow cow", "sheep", "horse"), 0, {"type": "discard_pair", "cards": ["cow", "cow"]})
+    events, after = play(
+        position("cow cow", "sheep", "horse", draw="sheep"), 0, {"type": "discard_pair", "cards": ["cow", "cow"]}
+    )
     assert types(events) == ["PairDiscarded", "RoundScored"]
     assert events[-1].data["nwi_removed"] == ["sheep", "pig", "horse"]
     assert after.totals() == [0, 4 + 2, 2], "the cow NWI (4) and a minus 2 to seat 1"

@@ -109,9 +109,9 @@ def test_heuristic_and_random_bots_finish_games_for_every_seat_count() -> None:
 
 def test_the_heuristic_bot_beats_the_random_bot_most_of_the_time() -> None:
     wins = 0
-    for game in range(12):
+    for game in range(24):
         kinds = ["heuristic", "random"] if game % 2 == 0 else ["random", "heuristic"]
         table = play_bots(new_table("zop-zoo", 2, seed=f"duel-{game}"), kinds)
         winners = table.game.result["winners"]
         wins += any(kinds[seat] == "heuristic" for seat in winners)
-    assert wins >= 8
+    assert wins >= 16  # two thirds of 24 (rules 2's scoring of covered minus cards narrowed the edge at 12 games)

@@ -112,17 +112,21 @@ OTHER_ROW = [
 
 
 @pytest.mark.parametrize(
-    "seat, winner, expected",
+    "rules_version, seat, winner, expected",
     [
-        (0, True, 10 + 80 - 100 + 90 + 50 + 0 + 45),
-        (0, False, -100 + 90 + 45),
-        (1, False, -75 + 75 + 50 + 0 + 60),
+        ("2", 0, True, 10 + 80 - 100 + 90 + 50 + 0 + 45),
+        ("2", 0, False, -100 + 45),  # the covered cockroach scores nothing for a non-winner
+        ("2", 1, False, -75 + 60),  # nor do the mosquito, rat and tick, covered
+        ("1", 0, True, 10 + 80 - 100 + 90 + 50 + 0 + 45),
+        ("1", 0, False, -100 + 90 + 45),  # rules 1: a covered minus card counted what it showed
+        ("1", 1, False, -75 + 75 + 50 + 0 + 60),
     ],
 )
-def test_the_winner_scores_every_card_and_the_others_their_minus_cards_and_side_bonuses(
-    seat: int, winner: bool, expected: int
+def test_the_winner_scores_every_card_and_the_others_their_uncovered_minus_cards_and_side_bonuses(
+    rules_version: str, seat: int, winner: bool, expected: int
 ) -> None:
     state = table([WINNER_ROW, OTHER_ROW], bonuses=[["b:bonus-marsupial"], ["b:bonus-mythical"]])
+    state = replace(state, rules_version=rules_version)
     assert steps.score(state, seat, winner) == expected
     points = seat_view(state, seat)["players"][seat]["round_points"]
     assert points["as_winner" if winner else "as_other"] == expected

@@ -20,7 +20,12 @@ RULES = rules_for("zop-zoo")
 
 def fresh(seats: int = 2, target: int = 800, card_set: Mapping[str, Any] | None = None) -> ZooState:
     """Return a game just set up (no round dealt yet)."""
-    data = {"seats": seats, "target": target, "card_set": dict(card_set or bundled())}
+    data = {
+        "seats": seats,
+        "target": target,
+        "card_set": dict(card_set or bundled()),
+        "rules_version": RULES.rules_version,
+    }
     return RULES.evolve(None, Event("ZooSetUp", data))
 
 

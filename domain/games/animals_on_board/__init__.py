@@ -60,6 +60,7 @@ class AnimalsOnBoard:
     min_seats = 2
     max_seats = 4
     rules_version = "1"
+    rules_versions = ("1",)
     options = (
         Option(
             "left_out",

@@ -22,9 +22,15 @@ Rulings where RULES.md §3 and the rulebook leave a case open:
   and the round ends. A horse pass never empties a hand, since every seat that
   gives also receives; hands are counted once the pass has resolved.
 - The draw pile is refilled from the whole discard pile (a recorded shuffle)
-  at the moment a card must be drawn from it and it is empty; so drawing is
-  possible while either pile holds a card. With both piles empty a take is
-  skipped, and a pass is posted without "from".
+  as soon as it becomes empty: right after the take that emptied it, in the
+  same batch, before anyone acts again (RULES.md §3, rules version 2). With
+  both piles empty the refill waits for the next discard and comes right after
+  it, before the card's action: a cow discarded then draws itself back, a pig's
+  left neighbour can only draw it. With both piles empty a take is skipped,
+  and a pass is posted without "from". Games created under rules version 1
+  keep its lazy refill: the draw pile was refilled only when a card had to be
+  drawn from it, so meanwhile the known top discard could be taken (the
+  version is recorded in GameCreated and in every CardsDealt).
 - A pair moves this round's NWI card of its species to the left neighbour of
   its holder, even when that is the pair's player; if nobody holds it, to the
   left neighbour of the pair's player.
@@ -37,6 +43,7 @@ Rulings where RULES.md §3 and the rulebook leave a case open:
 from __future__ import annotations
 
 from domain.games.bloede_kuh import moves, state, steps
+from domain.games.bloede_kuh.state import RULES_VERSIONS
 from domain.rules import Option
 
 GAME_ID = "bloede-kuh"
@@ -49,7 +56,8 @@ class BloedeKuh:
     title = "Blöde Kuh"
     min_seats = 3
     max_seats = 6
-    rules_version = "1"
+    rules_version = RULES_VERSIONS[-1]
+    rules_versions = RULES_VERSIONS
     options: tuple[Option, ...] = ()
     bots: tuple[str, ...] = ("random", "heuristic", "mcts")
 

@@ -42,10 +42,11 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def _sources(state: State) -> list[str]:
-    # An empty draw pile is refilled from the discard pile when a card is drawn,
-    # so drawing works while either pile holds a card.
+    # Rules 1 refilled an empty draw pile from the discard pile only when a card
+    # was drawn, so drawing worked while either pile held a card; under rules 2
+    # the draw pile is empty only while the discard pile is empty too.
     sources = []
-    if state.draw or state.discard:
+    if state.draw or (state.rules_version == "1" and state.discard):
         sources.append("draw")
     if state.discard:
         sources.append("discard")
@@ -72,7 +73,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     elif kind == "discard":
         _discard(batch, seat, _card(action, "card", state, seat), chance)
     elif kind == "discard_pair":
-        _discard_pair(batch, seat, _pair(action, state, seat))
+        _discard_pair(batch, seat, _pair(action, state, seat), chance)
     elif kind == "pass":
         _pass(batch, seat, action, chance)
     else:
@@ -125,15 +126,26 @@ def _take(batch: Batch[State], seat: int, source: str, chance: Chance) -> None:
         if not state.discard:
             raise RuleError("the discard pile is empty: there is no card to take from it")
     elif not state.draw:
-        if not state.discard:
-            raise RuleError("the draw pile and the discard pile are both empty: there is no card to draw")
+        if not state.discard or state.rules_version != "1":
+            raise RuleError("the draw pile is empty: there is no card to draw")
+        # Rules 1: the refill waited for a card to be drawn.
         batch.emit("DrawPileRefilled", {"draw": chance.shuffle(state.discard)})
     pile = batch.state.draw if source == "draw" else batch.state.discard
     batch.emit("CardTaken", {"seat": seat, "from": source, "card": pile[-1]})
+    _refill_at_once(batch, chance)
+
+
+def _refill_at_once(batch: Batch[State], chance: Chance) -> None:
+    """Refill an emptied draw pile from the whole discard pile before anyone acts again (rules 2)."""
+    state = batch.state
+    if state.rules_version != "1" and not state.draw and state.discard:
+        batch.emit("DrawPileRefilled", {"draw": chance.shuffle(state.discard)})
 
 
 def _discard(batch: Batch[State], seat: int, card: str, chance: Chance) -> None:
     batch.emit("CardDiscarded", {"seat": seat, "card": card})
+    # With both piles empty the refill waited for this discard; it comes before the card's action.
+    _refill_at_once(batch, chance)
     state = batch.state
     if card == "pig":
         batch.emit("ChoiceAwaited", {"choice": PIG, "seats": [state.left_of(seat)]})
@@ -148,10 +160,11 @@ def _discard(batch: Batch[State], seat: int, card: str, chance: Chance) -> None:
     _end_turn(batch)
 
 
-def _discard_pair(batch: Batch[State], seat: int, card: str) -> None:
+def _discard_pair(batch: Batch[State], seat: int, card: str, chance: Chance) -> None:
     holder = batch.state.holder_of(card)
     to = batch.state.left_of(seat if holder is None else holder)
     batch.emit("PairDiscarded", {"seat": seat, "card": card, "nwi_from": holder, "nwi_to": to})
+    _refill_at_once(batch, chance)
     _end_turn(batch)
 
 

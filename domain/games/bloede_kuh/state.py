@@ -6,9 +6,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from domain.events import Event
+from domain.events import Event, register_upcaster
 from domain.games.bloede_kuh.cards import NWI_VALUES, ROUNDS, Hand, change, hand_of
 from domain.values import changed
+
+# Versions of the rules (RULES.md §3). "1": an empty draw pile was refilled
+# lazily, when a card had to be drawn from it; "2": it is refilled as soon as
+# it becomes empty, before anyone acts again.
+RULES_VERSIONS = ("1", "2")
+# CardsDealt v1 did not record the rules version; every such game was played under "1".
+register_upcaster("CardsDealt", 1, lambda data: {**data, "rules_version": "1"})
 
 PLAY, BETWEEN, OVER = "play", "between", "over"
 PIG, HORSE = "pig", "horse"
@@ -55,6 +62,7 @@ class State:
     """One game of Blöde Kuh. Piles are tuples with the top card last."""
 
     seats: int
+    rules_version: str = RULES_VERSIONS[-1]
     round: int = 0
     dealer: int = 0
     turn: int = 0
@@ -100,6 +108,7 @@ def _dealt(state: State | None, event: Event) -> State:
         state = State(seats=len(hands), minus=(0,) * len(hands))
     return changed(
         state,
+        rules_version=data["rules_version"],
         round=data["round"],
         dealer=data["dealer"],
         turn=(data["dealer"] + 1) % state.seats,

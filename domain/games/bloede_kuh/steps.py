@@ -9,7 +9,7 @@ from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import SYSTEM, Event
 from domain.games.bloede_kuh.cards import HAND_SIZE, full_deck
-from domain.games.bloede_kuh.state import BETWEEN, OVER, State
+from domain.games.bloede_kuh.state import BETWEEN, OVER, RULES_VERSIONS, State
 from domain.rules import Result
 
 
@@ -18,8 +18,9 @@ def check_options(options: Mapping[str, Any], seats: int) -> None:
 
 
 def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
-    """Draw the first dealer and deal round 1."""
-    return [deal(seats, 1, chance.below(seats), chance)]
+    """Draw the first dealer and deal round 1 (its event records the rules version)."""
+    version = options.get("rules_version", RULES_VERSIONS[-1])
+    return [deal(seats, 1, chance.below(seats), chance, version)]
 
 
 def system_due(state: State) -> bool:
@@ -31,7 +32,7 @@ def advance(state: State, chance: Chance) -> list[Event]:
     """Deal the next round; the player who ended the last round deals."""
     if not system_due(state):
         raise RuleError("no round is waiting to be dealt")
-    return [deal(state.seats, state.round + 1, state.results[-1].ender, chance)]
+    return [deal(state.seats, state.round + 1, state.results[-1].ender, chance, state.rules_version)]
 
 
 def result(state: State) -> Result | None:
@@ -51,9 +52,10 @@ def result(state: State) -> Result | None:
     )
 
 
-def deal(seats: int, round_: int, dealer: int, chance: Chance) -> Event:
+def deal(seats: int, round_: int, dealer: int, chance: Chance, rules_version: str) -> Event:
     """Shuffle all 72 hand cards and deal 9 to each seat; the rest is the draw pile."""
     deck = chance.shuffle(full_deck())
     hands = [sorted(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]) for seat in range(seats)]
     draw = deck[seats * HAND_SIZE :]
-    return Event("CardsDealt", {"round": round_, "dealer": dealer, "hands": hands, "draw": draw}, SYSTEM)
+    data = {"round": round_, "dealer": dealer, "hands": hands, "draw": draw, "rules_version": rules_version}
+    return Event("CardsDealt", data, SYSTEM)

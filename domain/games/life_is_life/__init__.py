@@ -11,9 +11,10 @@ advance, result).
 Rulings where RULES.md and the rulebook leave a case open:
 
 - Sudden death is checked on the whole hand after each trade of the trading
-  player, even when the combination came with the deal; it is declared
-  automatically (the rulebook says the player must announce it). A knock or a
-  pass is no trade, so it never declares. Holding two combinations at once
+  player, also once someone has knocked (a trade in the last round declares
+  it too, and the phase ends at once), even when the combination came with
+  the deal; it is declared automatically (the rulebook says the player must
+  announce it). A knock or a pass is no trade, so it never declares. Holding two combinations at once
   declares both; the effect is the same.
 - A sudden death reveals only the combination; the other cards stay hidden.
   A normal scoring reveals every remaining hand (the rulebook lays them face up).
@@ -48,6 +49,7 @@ class LifeIsLife:
     min_seats = 3
     max_seats = 5
     rules_version = "1"
+    rules_versions = ("1",)
     options = (
         Option(
             "advanced",

@@ -35,19 +35,26 @@ Rulings where RULES.md and the rulebook leave a case open:
   nothing, as the rulebook says.
 - A spent specialty card stays spent for the rest of the round, also after the
   black deck is refilled: drawn again it cannot be used, so it is discarded and
-  the turn ends. An unused specialty card left on the discard pile is on offer
-  (must use if you can) only at the start of the next player's turn.
+  the turn ends. An unused specialty card on top of the discard pile is on
+  offer (must use if you can) to whoever starts a turn with it there, and only
+  at the start of that turn.
 - Transferred pieces go to the end of the receiving row; a side bonus given,
   taken or switched goes beside the receiving row.
 - If the deal leaves more than one player with every card worth points (only
   minus cards), the first in dealing order wins the round.
-- A non-winner scores each minus card at its current value: negative when
-  uncovered, the ANTI-minus value or the wild card's value when covered.
+- Round scores (RULES.md §4, corrected in rules version 2): the winner scores
+  every card, a covered minus card at the positive value it now shows (its
+  ANTI-minus card's, or the wild card's); the others score their side bonus
+  cards and their uncovered minus cards (negative), and a covered minus card
+  nothing. Games created under rules version 1 keep its scoring, in which a
+  non-winner also scored a covered minus card at the value it showed (the
+  version is recorded in GameCreated and ZooSetUp).
 """
 
 from __future__ import annotations
 
 from domain.games.zop_zoo import moves, state, steps
+from domain.games.zop_zoo.state import RULES_VERSIONS
 from domain.rules import Option
 
 GAME_ID = "zop-zoo"
@@ -60,7 +67,8 @@ class ZopZoo:
     title = "Zop Zoo"
     min_seats = 2
     max_seats = 6
-    rules_version = "1"
+    rules_version = RULES_VERSIONS[-1]
+    rules_versions = RULES_VERSIONS
     options: tuple[Option, ...] = (
         Option(
             "target",

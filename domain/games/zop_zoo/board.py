@@ -168,7 +168,12 @@ def round_points(state: State, seat: int) -> tuple[int, int]:
     """Return what the seat would score now: as the round's winner, and as another player."""
     cards = state.cards
     bonus = sum(cards[card].value for card in state.bonuses[seat])
-    values = [(cards[stack.base].kind, worth(cards, stack)) for stack in state.rows[seat]]
-    as_winner = bonus + sum(value for _, value in values if value is not None)
-    as_other = bonus + sum(value for kind, value in values if kind == "minus" and value is not None)
+    as_winner = bonus + sum(value for stack in state.rows[seat] if (value := worth(cards, stack)) is not None)
+    minus = [stack for stack in state.rows[seat] if cards[stack.base].kind == "minus"]
+    if state.rules_version == "1":
+        # Rules 1 let a non-winner score a covered minus card at the value it shows.
+        as_other = bonus + sum(worth(cards, stack) or 0 for stack in minus)
+    else:
+        # Covering a minus card only avoids the loss: it scores nothing for a non-winner.
+        as_other = bonus + sum(cards[stack.base].value for stack in minus if stack.cover is None)
     return as_winner, as_other

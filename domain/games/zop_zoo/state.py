@@ -6,11 +6,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from domain.events import Event
+from domain.events import Event, register_upcaster
 from domain.games.zop_zoo.cards import CardSet, parse
 from domain.values import changed
 
-PLAYING, ROUND_WON, OVER = "playing", "round_won", "over"
+# Versions of the rules (RULES.md §4). "1": a player other than the round's
+# winner also scored a covered minus card at the value it showed; "2": only
+# their uncovered minus cards count for them (negative), a covered one nothing.
+RULES_VERSIONS = ("1", "2")
+# ZooSetUp v1 did not record the rules version; every such game was played under "1".
+register_upcaster("ZooSetUp", 1, lambda data: {**data, "rules_version": "1"})
+
+# SET_UP: only between ZooSetUp and the first deal (a past view can stop there; no one acts).
+SET_UP, PLAYING, ROUND_WON, OVER = "set_up", "playing", "round_won", "over"
 
 
 @dataclass(frozen=True)
@@ -42,7 +50,8 @@ class State:
     seats: int
     target: int
     totals: tuple[int, ...]
-    phase: str = ROUND_WON
+    rules_version: str = RULES_VERSIONS[-1]
+    phase: str = SET_UP
     round: int = 0
     starter: int = 0
     turn: int = 0
@@ -70,7 +79,16 @@ def evolve(state: State | None, event: Event) -> State:
 def _set_up(_: State | None, event: Event) -> State:
     data = event.data
     seats = data["seats"]
-    return State(cards=parse(data["card_set"]), seats=seats, target=data["target"], totals=(0,) * seats)
+    empty = ((),) * seats
+    return State(
+        cards=parse(data["card_set"]),
+        seats=seats,
+        target=data["target"],
+        totals=(0,) * seats,
+        rules_version=data["rules_version"],
+        rows=empty,
+        bonuses=empty,
+    )
 
 
 def _dealt(state: State, event: Event) -> State:

@@ -12,7 +12,7 @@ from domain.events import SYSTEM, Event
 from domain.games.zop_zoo import cards
 from domain.games.zop_zoo.board import has_won, round_points
 from domain.games.zop_zoo.cards import STARTING_CARDS
-from domain.games.zop_zoo.state import OVER, ROUND_WON, State, evolve
+from domain.games.zop_zoo.state import OVER, ROUND_WON, RULES_VERSIONS, State, evolve
 from domain.rules import Result
 
 
@@ -23,10 +23,16 @@ def check_options(options: Mapping[str, Any], seats: int) -> None:
 
 
 def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
-    """Record the card set and target (so a replay needs nothing else), draw the first starter and deal round 1."""
+    """Record the card set, target and rules version (a replay needs nothing else), draw the starter, deal round 1."""
     raw = options.get("card_set")
     card_set = cards.bundled() if raw is None else raw
-    set_up = Event("ZooSetUp", {"seats": seats, "target": options["target"], "card_set": dict(card_set)}, SYSTEM)
+    data = {
+        "seats": seats,
+        "target": options["target"],
+        "card_set": dict(card_set),
+        "rules_version": options.get("rules_version", RULES_VERSIONS[-1]),
+    }
+    set_up = Event("ZooSetUp", data, SYSTEM)
     batch = Batch(evolve(None, set_up), SYSTEM, evolve)
     deal(batch, chance, round_=1, starter=chance.below(seats))
     return [set_up, *batch.events]
@@ -104,6 +110,6 @@ def check_win(batch: Batch[State]) -> bool:
 
 
 def score(state: State, seat: int, winner: bool) -> int:
-    """Score a seat's round: every card for the winner; minus cards and side bonuses for the others."""
+    """Score a seat's round: every card for the winner; uncovered minus cards and side bonuses for the others."""
     as_winner, as_other = round_points(state, seat)
     return as_winner if winner else as_other
