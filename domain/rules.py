@@ -74,15 +74,26 @@ class Rules(Protocol):
     min_seats: int
     max_seats: int
     rules_version: str  # the newest version: what a new game is played under
-    # Every version this code still plays: a game keeps the version it was
-    # created under (GameCreated records it), so old streams replay and audit.
-    rules_versions: tuple[str, ...]
-    # The bot kinds that can take a seat, so the service can check one without importing workers/.
-    bots: tuple[str, ...]
-    # The forms of the actions a seat may post, whatever the state: type -> field -> kind, one of
-    # "int", "str", "[str]" (a list of strings), with "?" after it where the field may be left out
-    # or null. A posted action of no such form is malformed (HTTP 400), not illegal (422).
-    actions: Mapping[str, Mapping[str, str]]
+
+    # Read-only members are properties here, so that a game may declare them as
+    # plain class attributes of any tuple or mapping type.
+    @property
+    def rules_versions(self) -> tuple[str, ...]:
+        """Every version this code still plays: a game keeps the version it was
+        created under (GameCreated records it), so old streams replay and audit."""
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """The bot kinds that can take a seat, so the service can check one without importing workers/."""
+
+    @property
+    def actions(self) -> Mapping[str, Mapping[str, str]]:
+        """The forms of the actions a seat may post, whatever the state: type -> field -> kind.
+
+        A kind is "int", "str" or "[str]" (a list of strings), with "?" after it
+        where the field may be left out or null. A posted action of no such form
+        is malformed (HTTP 400), not illegal (422).
+        """
 
     @property
     def options(self) -> tuple[Option, ...]:

@@ -72,7 +72,6 @@ def test_every_view_and_every_redacted_log_renders_at_the_end(game_id: str, seat
     assert redact_log(game_id, table.log, None, open_log=True) == [event.to_dict() for event in table.log]
 
 
-@pytest.mark.xfail(strict=False, reason="issue 13: views at GameStarted")
 @pytest.mark.parametrize(("game_id", "seats"), GAMES)
 def test_every_view_renders_at_every_position(game_id: str, seats: int) -> None:
     log = played(game_id, seats).log

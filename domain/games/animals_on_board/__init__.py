@@ -70,7 +70,7 @@ class AnimalsOnBoard:
             choices=SPECIES,
         ),
     )
-    bots: tuple[str, ...] = ("random", "heuristic", "mcts")
+    bots = ("random", "heuristic", "mcts")
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

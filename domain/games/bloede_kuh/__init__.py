@@ -59,7 +59,7 @@ class BloedeKuh:
     rules_version = RULES_VERSIONS[-1]
     rules_versions = RULES_VERSIONS
     options: tuple[Option, ...] = ()
-    bots: tuple[str, ...] = ("random", "heuristic", "mcts")
+    bots = ("random", "heuristic", "mcts")
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

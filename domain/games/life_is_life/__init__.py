@@ -59,7 +59,7 @@ class LifeIsLife:
             "and the declaring player gains 1 life (no cap).",
         ),
     )
-    bots: tuple[str, ...] = ("random", "heuristic", "mcts")
+    bots = ("random", "heuristic", "mcts")
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

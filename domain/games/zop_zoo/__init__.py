@@ -84,7 +84,7 @@ class ZopZoo:
             "both decks as data, in the form of the bundled cards.json (null: the bundled deck)",
         ),
     )
-    bots: tuple[str, ...] = ("random", "heuristic", "mcts")
+    bots = ("random", "heuristic", "mcts")
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

@@ -15,8 +15,8 @@ import pytest
 
 from domain.games.zop_zoo.state import RULES_VERSIONS
 from projections.zop_zoo import seat_view
-from tests.support import new_table
-from tests.test_zop_zoo_support import RULES, act, table
+from tests.support.tables import new_table
+from tests.support.zop_zoo import RULES, act, table
 
 # Seat 0 wins by drawing the eagle; seat 1 has covered two of its three minus cards.
 WINNER = ["w:lion/b:lion", "w:eagle"]  # 10 + 20 once the eagle is covered

@@ -21,7 +21,7 @@ from domain.export import read_export
 from domain.game import FINISHED, Game, replay
 from projections.game import game_view, redact_log
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 # fixture file -> the event rules 2 decides where rules 1 decided something else
 OLD_GAMES = {"bloede_kuh_v1.ndjson": "DrawPileRefilled", "zop_zoo_v1.ndjson": "RoundWon"}
 

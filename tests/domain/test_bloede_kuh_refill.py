@@ -13,12 +13,11 @@ from collections import Counter
 import pytest
 
 from domain.errors import OptionsError
-from domain.game import Game, evolve
-from domain.game import decide as execute
+from domain.game import Game, decide, evolve
 from domain.games.bloede_kuh import RULES
 from domain.games.bloede_kuh.state import State
-from tests.support import new_table, play_randomly
-from tests.test_bloede_kuh_support import cards_in_play, hand, play, position, types
+from tests.support.bloede_kuh import cards_in_play, hand, play, position, types
+from tests.support.tables import new_table, play_randomly
 
 
 def test_new_games_are_played_under_rules_version_2_and_record_it() -> None:
@@ -32,7 +31,7 @@ def test_new_games_are_played_under_rules_version_2_and_record_it() -> None:
 def test_a_game_cannot_be_created_under_a_rules_version_that_does_not_exist() -> None:
     command = {"kind": "create", "id": "g", "game": "bloede-kuh", "seats": [{}, {}, {}], "rules_version": "9"}
     with pytest.raises(OptionsError, match="no rules version '9'"):
-        execute(Game(), {**command, "seed_commitment": "x"}, "seed")
+        decide(Game(), {**command, "seed_commitment": "x"}, "seed")
 
 
 def test_a_pass_that_draws_the_last_card_refills_the_draw_pile_at_once() -> None:
