@@ -197,7 +197,8 @@ def test_a_process_dying_between_append_and_enqueue_does_not_strand_the_game(rea
     after_crash = services.store.version(game_id)
     assert after_crash == version + 1  # the step was stored ...
     assert Queue(prefix, connection=client).count == 0  # ... and its follow-up never enqueued
-    now_ms = int(client.time()[0]) * 1000
+    seconds, micros = client.time()
+    now_ms = int(seconds) * 1000 + int(micros) // 1000
     assert services.due.pending()[game_id] <= now_ms + STEP_TIMEOUT_S * 1000  # but it is marked, due within T
     processes.menagerie("survivor", ["worker"], url, prefix)
     wait_for(lambda: services.store.version(game_id) > after_crash, BOUND_S + 30, "the next step")
