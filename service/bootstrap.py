@@ -20,12 +20,14 @@ from rq import Queue
 from domain.game import Game
 from projections.game import redact_log
 from service.adapters.cache import GameRepository
+from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import InlineJobs, RQJobs
 from service.adapters.store import EventStore
 from service.application.archive import ArchiveService
 from service.application.games import GameService
 from service.application.ratings import RatingService
+from service.application.steward import Steward
 from service.application.tournaments import TournamentService
 from workers.bots.players import BotPlayers
 
@@ -47,6 +49,12 @@ class Services:
     ratings: RatingService
     tournaments: TournamentService
     archive: ArchiveService
+    due: DueIndex
+    step_timeout_s: int = 30
+
+    def steward(self) -> Steward:
+        """Return a steward of these services' due index; a claim lasts one step timeout."""
+        return Steward(self.due, self.games, lease_ms=self.step_timeout_s * 1000)
 
 
 # The background jobs, by name. Each is idempotent (RQ delivers at least once).
@@ -63,8 +71,24 @@ def _game_finished(services: Services, game: Game) -> None:
     services.tournaments.game_finished(game)
 
 
-def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedded: bool = False) -> Services:
-    """Wire the services on a Redis connection (real or fake)."""
+def step_timeout_from_env() -> int:
+    """Return the step job timeout in seconds (MENAGERIE_STEP_TIMEOUT_S, default 30)."""
+    return int(os.environ.get("MENAGERIE_STEP_TIMEOUT_S", "30"))
+
+
+def build(
+    redis: Redis,
+    prefix: str = "menagerie",
+    *,
+    inline_jobs: bool,
+    embedded: bool = False,
+    step_timeout_s: int = 30,
+) -> Services:
+    """Wire the services on a Redis connection (real or fake).
+
+    `step_timeout_s` bounds a step job, and is how long after an append its
+    step may wait before the due index calls it overdue (see `Steward`).
+    """
     store = EventStore(redis, prefix)
     directory = Directory(redis, prefix)
     repository = GameRepository(store)
@@ -74,17 +98,35 @@ def build(redis: Redis, prefix: str = "menagerie", *, inline_jobs: bool, embedde
     if inline_jobs:
         jobs = InlineJobs(lambda name, args: JOBS[name](services, *args))
     else:
-        jobs = RQJobs(Queue(prefix, connection=redis), prefix)
+        jobs = RQJobs(Queue(prefix, connection=redis), prefix, step_timeout_s)
     # A searching bot reads its seat's redacted log; it reads only up to the version it decides at.
     bots = BotPlayers(lambda game, seat: redact_log(game.type, store.read(game.id, upto=game.version), seat))
     games = GameService(
-        store, directory, repository, jobs, bots, on_finished=lambda game: _game_finished(services, game)
+        store,
+        directory,
+        repository,
+        jobs,
+        bots,
+        on_finished=lambda game: _game_finished(services, game),
+        step_grace_ms=step_timeout_s * 1000,
     )
     ratings = RatingService(store, repository)
     tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
     archive = ArchiveService(store, directory, repository)
     services = Services(
-        redis, prefix, store, directory, repository, games, jobs, embedded, ratings, tournaments, archive
+        redis,
+        prefix,
+        store,
+        directory,
+        repository,
+        games,
+        jobs,
+        embedded,
+        ratings,
+        tournaments,
+        archive,
+        DueIndex(redis, store.due_key),
+        step_timeout_s,
     )
     return services
 
@@ -95,11 +137,16 @@ def from_env() -> Services:
     prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
     if url:
         log.info("event store: %s (prefix %s); jobs go to RQ queue %r", url, prefix, prefix)
-        return build(Redis.from_url(url), prefix, inline_jobs=False)
+        return build(Redis.from_url(url), prefix, inline_jobs=False, step_timeout_s=step_timeout_from_env())
     import fakeredis
 
     log.warning("REDIS_URL is not set: embedded mode, in-process fakeredis and jobs; data is in memory only")
-    return build(fakeredis.FakeRedis(), prefix, inline_jobs=True, embedded=True)
+    services = build(
+        fakeredis.FakeRedis(), prefix, inline_jobs=True, embedded=True, step_timeout_s=step_timeout_from_env()
+    )
+    # No worker process runs in embedded mode: a steward thread takes what is overdue.
+    services.steward().start()
+    return services
 
 
 # A worker process keeps one set of services per connection so that its
@@ -114,7 +161,7 @@ def services_for(connection: Redis, prefix: str) -> Services:
     key = (id(connection.connection_pool), prefix)
     with _WORKER_LOCK:
         if key not in _WORKER_SERVICES:
-            _WORKER_SERVICES[key] = build(connection, prefix, inline_jobs=False)
+            _WORKER_SERVICES[key] = build(connection, prefix, inline_jobs=False, step_timeout_s=step_timeout_from_env())
         return _WORKER_SERVICES[key]
 
 

@@ -120,9 +120,16 @@ class AggregateCache(Generic[A]):
 
     def appended(self, aggregate: A, events: Sequence[RecordedEvent], aggregate_id: str) -> A:
         """Fold a batch this process just appended onto the aggregate it was decided on, and keep it."""
-        after = self._fold(events, aggregate) if events else aggregate
-        self._items.put(aggregate_id, after, keep=_newer)
-        return after
+        return self.keep(aggregate_id, self.fold(aggregate, events))
+
+    def fold(self, aggregate: A, events: Sequence[RecordedEvent]) -> A:
+        """Return the aggregate with a batch folded on; keep nothing."""
+        return self._fold(events, aggregate) if events else aggregate
+
+    def keep(self, aggregate_id: str, aggregate: A) -> A:
+        """Keep an aggregate this process folded (unless a newer one is kept already), and return it."""
+        self._items.put(aggregate_id, aggregate, keep=_newer)
+        return aggregate
 
     def forget(self, aggregate_id: str) -> None:
         """Drop an aggregate from the cache (after its stream was removed)."""

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Hashable
 
 from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError
 
 log = logging.getLogger(__name__)
 
@@ -42,16 +43,17 @@ class RQJobs:
     runs) sharing one Redis never take each other's jobs.
     """
 
-    def __init__(self, queue: Queue, prefix: str) -> None:
+    def __init__(self, queue: Queue, prefix: str, step_timeout_s: int = 30) -> None:
         self.queue = queue
         self.prefix = prefix
+        # A step takes milliseconds. A killed worker's step is not waited on:
+        # the due index calls it overdue after this long and a steward takes it.
+        self.step_timeout_s = step_timeout_s
 
     def step(self, game_id: str, version: int) -> None:
-        """Enqueue one step of a game at a version."""
-        # A step takes milliseconds; a short timeout lets RQ see a crashed
-        # worker's job as abandoned, and retry it, within a minute.
+        """Enqueue one step of a game at a version (once: a second ask for the same step is dropped)."""
         job_id = step_job_id(self.prefix, game_id, version)
-        self._enqueue("workers.jobs.step", (game_id, version), job_id, timeout=30)
+        self._enqueue("workers.jobs.step", (game_id, version), job_id, timeout=self.step_timeout_s)
 
     def rate(self, game_id: str) -> None:
         """Enqueue the rating of a finished game."""
@@ -63,16 +65,23 @@ class RQJobs:
         self._enqueue("workers.jobs.advance_tournament", (tournament_id,), job_id)
 
     def _enqueue(self, function: str, args: tuple[object, ...], job_id: str, timeout: int | None = None) -> None:
-        self.queue.enqueue(
-            function,
-            *args,
-            prefix=self.prefix,
-            job_id=job_id,
-            retry=Retry(max=3, interval=[1, 5, 15]),
-            job_timeout=timeout,
-            result_ttl=600,
-            failure_ttl=7 * 24 * 3600,
-        )
+        # A deterministic id alone does not deduplicate in RQ (a second enqueue
+        # pushes the id again, and the job runs twice); `unique` refuses it
+        # while the first job is kept (queued, running, or its result for 10 min).
+        try:
+            self.queue.enqueue(
+                function,
+                *args,
+                prefix=self.prefix,
+                job_id=job_id,
+                unique=True,
+                retry=Retry(max=3, interval=[1, 5, 15]),
+                job_timeout=timeout,
+                result_ttl=600,
+                failure_ttl=7 * 24 * 3600,
+            )
+        except DuplicateJobError:
+            log.debug("job %s is already enqueued", job_id)
 
 
 class InlineJobs:

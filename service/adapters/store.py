@@ -6,7 +6,14 @@ they live on one shard and the script may touch them together:
 - `<prefix>:{<id>}:events` — the stream; entry ids are `<seq>-0`, so the
   version is the last entry's id and never drifts from the stream itself;
 - `<prefix>:{<id>}:idem` — idempotency keys → the result of their first run;
-- `<prefix>:{<id>}:seed` — the secret seed, until the game reveals it.
+- `<prefix>:{<id>}:seed` — the secret seed, until the game reveals it;
+- `<prefix>:{<id>}:created` — an idempotent create's first tokens and seed.
+
+One key is global, outside every game's hash tag: `<prefix>:due`, the due
+index (`service.adapters.due`). An append that says what the game waits on
+marks or unmarks the game there in the same script, so no crash between the
+append and anything after it can lose a due step. On Redis Cluster that key
+lives on another shard than the game's; see the README (issue 15).
 
 The stream is never trimmed: trimming deletes history.
 """
@@ -14,7 +21,7 @@ The stream is never trimmed: trimming deletes history.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -25,6 +32,10 @@ from domain.events import Event, RecordedEvent, record
 from service.errors import VersionConflict
 
 # Every check happens before the first write: Redis does not roll a script back.
+# ARGV: expected version, idempotency key, its record, due mark, aggregate id,
+# events. The due mark is '' (leave the index alone), '-' (nothing due: unmark)
+# or a delay in ms after which anyone may take the game's next step; the
+# server's clock (TIME) dates it, so the hosts' clocks never disagree on it.
 _APPEND = """
 local idem = ARGV[2]
 if idem ~= '' then
@@ -35,12 +46,25 @@ local version = 0
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last > 0 then version = tonumber(string.match(last[1][1], '^(%d+)-')) end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 4, #ARGV do
-  redis.call('XADD', KEYS[1], tostring(version + i - 3) .. '-0', 'e', ARGV[i])
+for i = 6, #ARGV do
+  redis.call('XADD', KEYS[1], tostring(version + i - 5) .. '-0', 'e', ARGV[i])
 end
 if idem ~= '' then redis.call('HSET', KEYS[2], idem, ARGV[3]) end
-return {'ok', tostring(version + #ARGV - 3)}
+if ARGV[4] == '-' then
+  redis.call('ZREM', KEYS[3], ARGV[5])
+elseif ARGV[4] ~= '' then
+  local now = redis.call('TIME')
+  redis.call('ZADD', KEYS[3], now[1] * 1000 + math.floor(now[2] / 1000) + tonumber(ARGV[4]), ARGV[5])
+end
+return {'ok', tostring(version + #ARGV - 5)}
 """
+
+
+# A due mark: nothing is due (unmark the game), or a delay in ms after which
+# the game's next step is overdue. None leaves the due index alone.
+NOT_DUE = -1
+DueMark = int | None
+DueOf = Callable[[Sequence[RecordedEvent]], DueMark]
 
 
 @dataclass(frozen=True)
@@ -64,6 +88,11 @@ class EventStore:
     def _key(self, game_id: str, name: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:{name}"
 
+    @property
+    def due_key(self) -> str:
+        """The due index: game id -> the time (ms) after which its next step is overdue."""
+        return f"{self.prefix}:due"
+
     def append(
         self,
         game_id: str,
@@ -72,12 +101,13 @@ class EventStore:
         expected_version: int,
         idempotency_key: str | None = None,
         idempotency_record: Mapping[str, Any] | None = None,
+        due: DueMark = None,
     ) -> Appended:
-        """Append a batch if the stream is at `expected_version`; all or nothing."""
+        """Append a batch if the stream is at `expected_version`; all or nothing, with its due mark."""
         if events and events[0].seq != expected_version + 1:
             raise ValueError("a batch must start right after the expected version")
         payloads = [orjson.dumps(event.to_dict()) for event in events]
-        return self._append_payloads(game_id, payloads, expected_version, idempotency_key, idempotency_record)
+        return self._append_payloads(game_id, payloads, expected_version, idempotency_key, idempotency_record, due)
 
     def append_decided(
         self,
@@ -91,8 +121,12 @@ class EventStore:
         command_id: str,
         idempotency_key: str | None = None,
         idempotency_record: Mapping[str, Any] | None = None,
+        due: DueOf | None = None,
     ) -> Appended:
-        """Put a decided batch on the chain after `version` and append it, expecting that version."""
+        """Put a decided batch on the chain after `version` and append it, expecting that version.
+
+        `due` tells, from the recorded batch, what to mark in the due index.
+        """
         recorded = record(
             list(events), after_seq=version, previous_hash=last_hash, time=time, command_id=command_id, command=command
         )
@@ -102,13 +136,14 @@ class EventStore:
             expected_version=version,
             idempotency_key=idempotency_key,
             idempotency_record=idempotency_record,
+            due=due(recorded) if due is not None else None,
         )
         return appended if appended.duplicate else Appended(version=appended.version, events=recorded)
 
     def append_raw(self, game_id: str, events: Sequence[Mapping[str, Any]], *, expected_version: int) -> Appended:
         """Append events exactly as given (an import keeps every byte its hashes cover)."""
         payloads = [orjson.dumps(event) for event in events]
-        return self._append_payloads(game_id, payloads, expected_version, None, None)
+        return self._append_payloads(game_id, payloads, expected_version, None, None, None)
 
     def _append_payloads(
         self,
@@ -117,10 +152,19 @@ class EventStore:
         expected_version: int,
         idempotency_key: str | None,
         idempotency_record: Mapping[str, Any] | None,
+        due: DueMark,
     ) -> Appended:
+        mark = "" if due is None else "-" if due == NOT_DUE else str(max(0, due))
         status, value = self._append(
-            keys=[self._key(game_id, "events"), self._key(game_id, "idem")],
-            args=[expected_version, idempotency_key or "", json.dumps(idempotency_record or {}), *payloads],
+            keys=[self._key(game_id, "events"), self._key(game_id, "idem"), self.due_key],
+            args=[
+                expected_version,
+                idempotency_key or "",
+                json.dumps(idempotency_record or {}),
+                mark,
+                game_id,
+                *payloads,
+            ],
         )
         status, value = text(status), text(value)
         if status == "duplicate":
@@ -157,6 +201,13 @@ class EventStore:
         raw = self.redis.hget(self._key(game_id, "idem"), idempotency_key)
         return json.loads(raw) if raw else None
 
+    def claim_creation(self, game_id: str, record: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Keep the first record of an idempotent create (its tokens and seed); return whichever came first."""
+        key = self._key(game_id, "created")
+        self.redis.set(key, json.dumps(record), nx=True)
+        raw = self.redis.get(key)
+        return cast(Mapping[str, Any], json.loads(raw)) if raw else record
+
     def save_seed(self, game_id: str, seed: str) -> None:
         """Keep a game's secret seed beside its stream."""
         self.redis.set(self._key(game_id, "seed"), seed)
@@ -168,7 +219,8 @@ class EventStore:
 
     def delete(self, game_id: str) -> None:
         """Remove every key of a game (after it has been archived)."""
-        self.redis.delete(*(self._key(game_id, name) for name in ("events", "idem", "seed")))
+        self.redis.delete(*(self._key(game_id, name) for name in ("events", "idem", "seed", "created")))
+        self.redis.zrem(self.due_key, game_id)
 
 
 def text(value: Any) -> str:

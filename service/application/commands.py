@@ -19,7 +19,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from domain.events import Event, RecordedEvent
 from service.adapters.cache import AggregateCache
-from service.adapters.store import EventStore
+from service.adapters.store import DueMark, EventStore
 from service.errors import VersionConflict
 
 # Conflicts happen only under contention (many rating jobs of one game type at
@@ -73,10 +73,19 @@ class Idempotency:
 class CommandPath(Generic[A]):
     """Run commands on one kind of aggregate."""
 
-    def __init__(self, store: EventStore, cache: AggregateCache[A], clock: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        cache: AggregateCache[A],
+        clock: Callable[[], str],
+        due: Callable[[A], DueMark] | None = None,
+    ) -> None:
         self.store = store
         self.cache = cache
         self.clock = clock
+        # What the aggregate waits on after a batch, marked in the due index by
+        # the same script that appends the batch (None: this kind has no steps).
+        self.due = due
 
     def run(
         self,
@@ -102,6 +111,7 @@ class CommandPath(Generic[A]):
             if not decision.events:
                 return Outcome(current, current, ())
             first, last = current.version + 1, current.version + len(decision.events)
+            folded = _Folded(self.cache, current, self.due)
             try:
                 appended = self.store.append_decided(
                     aggregate_id,
@@ -113,6 +123,7 @@ class CommandPath(Generic[A]):
                     command_id=command_id(current, decision) if command_id else uuid.uuid4().hex,
                     idempotency_key=idempotency.key if idempotency else None,
                     idempotency_record=idempotency.record(first, last) if idempotency else None,
+                    due=folded.due,
                 )
             except VersionConflict:
                 current = self.cache.load(aggregate_id)
@@ -121,11 +132,12 @@ class CommandPath(Generic[A]):
                 continue
             if appended.duplicate:
                 return Outcome(current, current, (), appended.prior)
-            return Outcome(current, self.cache.appended(current, appended.events, aggregate_id), appended.events)
+            return Outcome(current, folded.kept(aggregate_id, appended.events), appended.events)
         raise VersionConflict(current.version, current.version)  # pragma: no cover - the loop returns or raises
 
     def create(self, aggregate_id: str, empty: A, decision: Decision) -> Outcome[A]:
         """Append the first batch of a new aggregate (a conflict means the id is taken)."""
+        folded = _Folded(self.cache, empty, self.due)
         appended = self.store.append_decided(
             aggregate_id,
             version=0,
@@ -134,8 +146,9 @@ class CommandPath(Generic[A]):
             command=decision.command,
             time=self.clock(),
             command_id=uuid.uuid4().hex,
+            due=folded.due,
         )
-        return Outcome(empty, self.cache.appended(empty, appended.events, aggregate_id), appended.events)
+        return Outcome(empty, folded.kept(aggregate_id, appended.events), appended.events)
 
     def _start(self, aggregate_id: str, expected_version: int | None, optimistic: bool) -> A:
         """Return the aggregate to decide on: the cached one when it can tell, else one caught up."""
@@ -144,3 +157,25 @@ class CommandPath(Generic[A]):
             # Versions only grow: a cached version past the expected one is a conflict already.
             return cached
         return self.cache.load(aggregate_id)
+
+
+class _Folded(Generic[A]):
+    """The aggregate after a recorded batch, folded once: for its due mark, then for the cache."""
+
+    def __init__(self, cache: AggregateCache[A], before: A, due: Callable[[A], DueMark] | None) -> None:
+        self._cache = cache
+        self._before = before
+        self._due = due
+        self._after: A | None = None
+
+    def due(self, recorded: Sequence[RecordedEvent]) -> DueMark:
+        """Return the due mark of the aggregate once the recorded batch is appended."""
+        if self._due is None:
+            return None
+        self._after = self._cache.fold(self._before, recorded)
+        return self._due(self._after)
+
+    def kept(self, aggregate_id: str, appended: Sequence[RecordedEvent]) -> A:
+        """Keep the aggregate after the appended batch in the cache, folding it if not done yet."""
+        after = self._after if self._after is not None else self._cache.fold(self._before, appended)
+        return self._cache.keep(aggregate_id, after)

@@ -18,11 +18,12 @@ from typing import Any, Protocol
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import canonical_json
-from domain.game import FINISHED, Game, decide, first_open_seat
+from domain.game import ACTIVE, FINISHED, Game, decide, first_open_seat
 from projections.game import redact_log
 from service.adapters.cache import GameRepository
+from service.adapters.faults import crash_point
 from service.adapters.indexes import Directory
-from service.adapters.store import EventStore
+from service.adapters.store import NOT_DUE, DueMark, EventStore
 from service.application.clock import utc_now
 from service.application.commands import CommandPath, Decision, Idempotency, Outcome
 from service.application.tokens import new_secret, token_sha256
@@ -63,48 +64,71 @@ class GameService:
     on_finished: Callable[[Game], None] = lambda game: None
     clock: Callable[[], str] = utc_now
     new_secret: Callable[[], str] = new_secret
+    # How long the step job enqueued after an append has before the due index
+    # calls the step overdue and a steward takes it (see `_due_mark`).
+    step_grace_ms: int = 30_000
     commands: CommandPath[Game] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.commands = CommandPath(self.store, self.repository.games, self.clock)
+        self.commands = CommandPath(self.store, self.repository.games, self.clock, due=self._due_mark)
 
     # --- commands -------------------------------------------------------
 
     def create(
-        self, game_type: str, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: str | None = None
+        self,
+        game_type: str,
+        seats: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any],
+        seed: str | None = None,
+        idempotency_key: str | None = None,
     ) -> tuple[Game, list[dict[str, Any]]]:
-        """Create a game; named seats get tokens, bot seats play by themselves, `{}` stays open."""
-        game_id = uuid.uuid4().hex[:16]
+        """Create a game; named seats get tokens, bot seats play by themselves, `{}` stays open.
+
+        With an idempotency key, a retry gets the same game and the same tokens.
+        """
+        client_seed = seed
+        game_id = _creation_id(idempotency_key) if idempotency_key else uuid.uuid4().hex[:16]
         seed = seed if seed is not None else secrets.token_hex(32)
-        tokens: list[dict[str, Any]] = []
-        command_seats: list[dict[str, Any] | None] = []
-        for index, spec in enumerate(seats):
-            if spec.get("name") is not None:
-                token = self._new_token(game_id, index)
-                tokens.append({"seat": index, "name": spec["name"], "token": token})
-                command_seats.append({"name": spec["name"], "bot": None, "token_sha256": token_sha256(token)})
-            elif spec.get("bot") is not None:
-                command_seats.append({"name": None, "bot": spec["bot"], "token_sha256": None})
-            else:
-                command_seats.append(None)
+        tokens = [
+            {"seat": index, "name": spec["name"], "token": self._new_token(game_id, index)}
+            for index, spec in enumerate(seats)
+            if spec.get("name") is not None
+        ]
+        if idempotency_key:
+            # The first attempt's tokens and seed win, so a retry after a crash
+            # anywhere below completes the same game instead of starting another.
+            fingerprint = _fingerprint([game_type, list(seats), dict(options), client_seed])
+            first = self.store.claim_creation(game_id, {"fingerprint": fingerprint, "tokens": tokens, "seed": seed})
+            if first["fingerprint"] != fingerprint:
+                raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
+            tokens, seed = first["tokens"], first["seed"]
         command = {
             "kind": "create",
             "id": game_id,
             "game": game_type,
-            "seats": command_seats,
+            "seats": _command_seats(seats, tokens),
             "options": dict(options),
             "seed_commitment": seed_commitment(seed),
         }
         events = decide(Game(), command, seed)
         self.store.save_seed(game_id, seed)
-        outcome = self.commands.create(game_id, Game(id=game_id), Decision(command, events))
+        try:
+            outcome = self.commands.create(game_id, Game(id=game_id), Decision(command, events))
+        except VersionConflict:
+            if not idempotency_key:
+                raise
+            # The first attempt created it; list it in case that attempt died before doing so.
+            game = self.repository.load(game_id)
+            self.directory.add_game(game_id, time.time())
+            return game, tokens
         self.directory.add_game(game_id, time.time())
         self._settle(outcome)
         return outcome.after, tokens
 
-    def join(self, game_id: str, name: str) -> dict[str, Any]:
-        """Take the first open seat of a waiting game."""
+    def join(self, game_id: str, name: str, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Take the first open seat of a waiting game; a retried Idempotency-Key gets the same seat and token."""
         taken: dict[str, Any] = {}
+        fingerprint = _fingerprint(["join", name])
 
         def take_seat(game: Game) -> Decision:
             seat = first_open_seat(game)
@@ -112,7 +136,23 @@ class GameService:
             command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(taken["token"])}
             return Decision(command, decide(game, command, self.repository.seed(game_id)))
 
-        self._settle(self.commands.run(game_id, take_seat, optimistic=True))
+        idempotency = None
+        if idempotency_key:
+            # The token is kept with the key (beside the seed, never in an event) so a lost 201 is not a lost seat.
+            idempotency = Idempotency(
+                f"join:{idempotency_key}", lambda first, last: {**taken, "version": last, "fingerprint": fingerprint}
+            )
+        try:
+            outcome = self.commands.run(game_id, take_seat, optimistic=True, idempotency=idempotency)
+        except DomainError:
+            # A retry after the seat was taken meets a full (or started) game; it gets the first result.
+            prior = self.store.prior_result(game_id, idempotency.key) if idempotency else None
+            if prior is None:
+                raise
+            return _joined(prior, fingerprint)
+        if outcome.prior is not None:
+            return _joined(outcome.prior, fingerprint)
+        self._settle(outcome)
         return taken
 
     def act(
@@ -126,7 +166,7 @@ class GameService:
     ) -> dict[str, Any]:
         """Play a seat's action; a retried Idempotency-Key returns the first result."""
         command = {"kind": "act", "seat": seat, "action": dict(action)}
-        fingerprint = hashlib.sha256(canonical_json([command, expected_version]).encode()).hexdigest()
+        fingerprint = _fingerprint([command, expected_version])
         idempotency = None
         if idempotency_key:
             idempotency = Idempotency(
@@ -161,6 +201,7 @@ class GameService:
             command = self._due_command(game)
             if command is None:
                 return Decision({}, [])
+            crash_point("before-step-append")
             return Decision(command, decide(game, command, self.repository.seed(game_id)))
 
         try:
@@ -174,6 +215,10 @@ class GameService:
         self._settle(outcome)
         return "done"
 
+    def resume(self, game_id: str) -> str:
+        """Take the step the game waits on now, at whatever version it is (how a steward takes overdue games)."""
+        return self.step(game_id, self.repository.load(game_id).version)
+
     # --- queries --------------------------------------------------------
 
     def events_for(self, game: Game, seat: int | None, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
@@ -182,6 +227,12 @@ class GameService:
         return redact_log(game.type, events, seat, open_log=_over(game))
 
     # --- internals ------------------------------------------------------
+
+    def _due_mark(self, game: Game) -> DueMark:
+        """Return what the due index is to say of the game after an append: when its next step is overdue."""
+        if game.status == ACTIVE and (game.system_due or game.bots_to_act()):
+            return self.step_grace_ms
+        return NOT_DUE
 
     def _due_command(self, game: Game) -> dict[str, Any] | None:
         """Return the command the game waits on from the system or a bot, if any."""
@@ -200,6 +251,7 @@ class GameService:
     def _settle(self, outcome: Outcome[Game]) -> None:
         """Schedule whatever the game now waits on; set off the follow-ups of its end."""
         game = outcome.after
+        crash_point("after-append")
         self._schedule(game)
         if _over(game) and outcome.events:
             self.on_finished(game)
@@ -217,3 +269,34 @@ class GameService:
 
 def _over(game: Game) -> bool:
     return game.status == FINISHED
+
+
+def _fingerprint(request: Any) -> str:
+    """Return the hash that tells a retry of a request from another request under the same key."""
+    return hashlib.sha256(canonical_json(request).encode()).hexdigest()
+
+
+def _creation_id(idempotency_key: str) -> str:
+    """Return the id of the game a create with this key makes: every retry names the same game."""
+    return hashlib.sha256(f"create\0{idempotency_key}".encode()).hexdigest()[:16]
+
+
+def _command_seats(seats: Sequence[Mapping[str, Any]], tokens: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """Return the create command's seats: named ones by their token's hash, bots by kind, open ones as null."""
+    token_of = {t["seat"]: t["token"] for t in tokens}
+    command_seats: list[dict[str, Any] | None] = []
+    for index, spec in enumerate(seats):
+        if spec.get("name") is not None:
+            command_seats.append({"name": spec["name"], "bot": None, "token_sha256": token_sha256(token_of[index])})
+        elif spec.get("bot") is not None:
+            command_seats.append({"name": None, "bot": spec["bot"], "token_sha256": None})
+        else:
+            command_seats.append(None)
+    return command_seats
+
+
+def _joined(prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
+    """Return a join's first result to its retry, if the retry is of the same request."""
+    if prior.get("fingerprint") != fingerprint:
+        raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
+    return {"seat": prior["seat"], "name": prior["name"], "token": prior["token"]}

@@ -43,7 +43,9 @@ def _serve(host: str, port: int) -> int:
 
 def _worker() -> int:
     from redis import Redis
-    from rq import Queue, SimpleWorker
+
+    from service.bootstrap import services_for
+    from service.cli.supervise import run_worker
 
     url = os.environ.get("REDIS_URL")
     if not url:
@@ -51,11 +53,10 @@ def _worker() -> int:
         return 2
     redis = Redis.from_url(url)
     prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
-    # SimpleWorker runs jobs in this process, so its aggregate cache lasts from
-    # job to job; a crash loses only the job in hand, which RQ retries.
-    worker = SimpleWorker([Queue(prefix, connection=redis)], connection=redis)
-    worker.work(with_scheduler=True)
-    return 0
+    # The steward takes the steps no job took (a crash between an append and
+    # its enqueue, a killed worker); it waits out outages by itself.
+    services_for(redis, prefix).steward().start()
+    return run_worker(redis, prefix)
 
 
 if __name__ == "__main__":

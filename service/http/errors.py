@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import Flask, Response, jsonify
 from marshmallow import ValidationError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError, OptionsError, RuleError
@@ -30,6 +32,11 @@ STATUS: dict[type[Exception], int] = {
     RuleError: 422,
     DomainError: 422,
 }
+
+
+# Seconds a client waits before retrying while the store is down: a Redis
+# restart with AOF `always` takes a few seconds.
+RETRY_AFTER_S = 2
 
 
 def status_of(error: Exception) -> int:
@@ -62,6 +69,20 @@ def register_error_handlers(app: Flask) -> None:
         for name, value in error.get_headers():
             if name.lower() != "content-type":
                 response.headers[name] = value
+        return response, status
+
+    @app.errorhandler(RedisConnectionError)
+    @app.errorhandler(RedisTimeoutError)
+    def _store_unavailable(error: Exception) -> Any:
+        # Redis's message names hosts and ports, never a card; it stays in the log.
+        log.warning("store unavailable: %s", error)
+        response, status = error_response(
+            503,
+            "store_unavailable",
+            "the store is unavailable; retry the same request (with its Idempotency-Key) shortly",
+            {"retry_after": RETRY_AFTER_S},
+        )
+        response.headers["Retry-After"] = str(RETRY_AFTER_S)
         return response, status
 
     @app.errorhandler(Exception)

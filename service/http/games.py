@@ -28,10 +28,18 @@ _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 @games.get("/health")
 def health() -> Any:
-    """Tell whether the service and its Redis answer."""
+    """Tell whether the service and its Redis answer, and how many games' steps are overdue (503 while Redis is down)."""
     s = services()
-    s.redis.ping()
-    return jsonify({"status": "ok", "store": "embedded" if s.embedded else "redis", "prefix": s.prefix})
+    s.redis.ping()  # a store that does not answer is a 503 `store_unavailable`, like on every route
+    return jsonify(
+        {
+            "status": "ok",
+            "store": "embedded" if s.embedded else "redis",
+            "store_state": "up",
+            "prefix": s.prefix,
+            "overdue_steps": s.due.overdue(),
+        }
+    )
 
 
 @games.get("/game-types")
@@ -59,7 +67,9 @@ def create_game() -> Any:
     data = body(CREATE_GAME)
     if data["game"] not in RULES:
         raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
-    game, tokens = services().games.create(data["game"], data["seats"], data["options"], data["seed"])
+    game, tokens = services().games.create(
+        data["game"], data["seats"], data["options"], data["seed"], idempotency_key=_idempotency_key()
+    )
     payload = {"id": game.id, "game": game.type, "version": game.version, "status": game.status, "seats": tokens}
     return jsonify(payload), 201
 
@@ -104,7 +114,7 @@ def join_game(game_id: str) -> Any:
     """Take the first open seat."""
     services().repository.cached(game_id)
     data = body(JOIN)
-    return jsonify(services().games.join(game_id, data["name"])), 201
+    return jsonify(services().games.join(game_id, data["name"], idempotency_key=_idempotency_key())), 201
 
 
 @games.post("/games/<game_id>/actions")
@@ -114,11 +124,18 @@ def post_action(game_id: str) -> Any:
     seat = acting_seat(game)
     data = body(ACTION)
     action = load_action(game.type, data["action"])
+    result = services().games.act(
+        game_id, seat, action, expected_version=data["expected_version"], idempotency_key=_idempotency_key()
+    )
+    return jsonify(result)
+
+
+def _idempotency_key() -> str | None:
+    """Return the request's Idempotency-Key, if it has a valid one."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _IDEMPOTENCY_KEY.match(key):
         raise InvalidIdempotencyKey("Idempotency-Key must be 1 to 200 visible ASCII characters")
-    result = services().games.act(game_id, seat, action, expected_version=data["expected_version"], idempotency_key=key)
-    return jsonify(result)
+    return key
 
 
 @games.get("/games/<game_id>/export")

@@ -1,0 +1,53 @@
+"""`menagerie worker`: an RQ worker that outlives Redis outages instead of exiting with them."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+
+from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from rq import Queue, SimpleWorker
+
+log = logging.getLogger(__name__)
+
+
+def run_worker(redis: Redis, prefix: str, max_backoff: float = 10.0) -> int:
+    """Serve the prefix's queue until asked to stop; after an outage, wait for Redis and start again."""
+    backoff = 0.5
+    while True:
+        # A fresh name each time: the last incarnation may still be listed as alive.
+        worker = SimpleWorker(
+            [Queue(prefix, connection=redis)], connection=redis, name=f"{prefix}-{uuid.uuid4().hex[:12]}"
+        )
+        started = time.monotonic()
+        try:
+            # SimpleWorker runs jobs in this process, so its aggregate cache lasts
+            # from job to job. RQ's own loop rides out outages while it waits for
+            # a job, but quits on one met while it runs or reports a job.
+            worker.work(with_scheduler=True)
+        except (RedisConnectionError, RedisTimeoutError) as error:
+            log.warning("worker lost the store: %s", error)
+        if worker._stop_requested:  # a signal asked us to stop: RQ's own flag, no public accessor
+            return 0
+        if time.monotonic() - started > 60:
+            backoff = 0.5
+        _wait_for(redis, backoff, max_backoff)
+        backoff = min(max_backoff, backoff * 2)
+
+
+def _wait_for(redis: Redis, first: float, most: float) -> None:
+    """Return once Redis answers a PING, retrying with a growing pause."""
+    pause = first
+    while True:
+        time.sleep(pause)
+        try:
+            redis.ping()
+        except (RedisConnectionError, RedisTimeoutError) as error:
+            log.warning("store unavailable (%s); retrying in %.1f s", error, min(most, pause * 2))
+            pause = min(most, pause * 2)
+            continue
+        log.info("store is back; the worker starts again")
+        return

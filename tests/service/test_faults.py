@@ -1,0 +1,326 @@
+"""Fault injection with real processes: no crash strands a game, an outage is a 503 and workers outlive it.
+
+Real `menagerie worker` (and `menagerie serve`) subprocesses on the real Redis
+at REDIS_URL (under this test's own key prefix), and, for the restart, on a
+redis-server of the test's own (own port, temp dir, AOF `always`). Nothing
+sleeps and hopes: every wait polls for a condition until a deadline. Each test
+prints the longest stall it saw (`pytest -s tests/test_faults.py`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+import pytest
+import redis
+from rq import Queue, Worker
+from rq.registry import StartedJobRegistry
+
+from domain.audit import audit
+from service.bootstrap import Services, build
+from tests.support.services import REAL_REDIS
+
+STEP_TIMEOUT_S = 3
+BOUND_S = 2 * STEP_TIMEOUT_S  # a step resumes within 2x the job timeout after any crash
+OUTAGE_S = 3
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="SKIPPED: no redis-server on PATH"),
+]
+
+T = TypeVar("T")
+
+
+def wait_for(condition: Callable[[], T], deadline_s: float, what: str) -> T:
+    """Poll `condition` until it is truthy; fail after `deadline_s`."""
+    end = time.monotonic() + deadline_s
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > end:
+            pytest.fail(f"gave up after {deadline_s} s waiting for {what}")
+        time.sleep(0.02)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Processes:
+    """Subprocesses of one test, with their logs; all are killed at the end."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.running: list[subprocess.Popen[bytes]] = []
+
+    def menagerie(self, name: str, args: list[str], url: str, prefix: str, fault: str | None = None) -> Any:
+        env = {
+            **os.environ,
+            "REDIS_URL": url,
+            "MENAGERIE_PREFIX": prefix,
+            "MENAGERIE_STEP_TIMEOUT_S": str(STEP_TIMEOUT_S),
+            "PYTHONPATH": str(ROOT),
+        }
+        env.pop("MENAGERIE_FAULT", None)
+        if fault:
+            env["MENAGERIE_FAULT"] = fault
+        log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 — closed with the process
+        command = [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())", *args]
+        process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+        self.running.append(process)
+        return process
+
+    def log(self, name: str) -> str:
+        return (self.logs / f"{name}.log").read_text(errors="replace")
+
+    def stop_all(self) -> None:
+        for process in self.running:
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+
+
+@pytest.fixture
+def processes(tmp_path: Path) -> Iterator[Processes]:
+    procs = Processes(tmp_path)
+    yield procs
+    procs.stop_all()
+
+
+@pytest.fixture
+def real() -> Iterator[tuple[redis.Redis, str]]:
+    """The Redis at REDIS_URL and a key prefix of this test alone (its keys removed afterwards)."""
+    if REAL_REDIS is None:
+        pytest.skip("SKIPPED: no Redis server at REDIS_URL")
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    yield REAL_REDIS, prefix
+    keys = list(REAL_REDIS.scan_iter(match=f"*{prefix}*", count=1000))
+    if keys:
+        REAL_REDIS.delete(*keys)
+    REAL_REDIS.srem("rq:queues", f"rq:queue:{prefix}")
+
+
+def url_of(client: redis.Redis) -> str:
+    kwargs = client.connection_pool.connection_kwargs
+    return f"redis://{kwargs.get('host', '127.0.0.1')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
+
+
+class Watch:
+    """Poll games' versions; remember the longest time any active game went without a new event."""
+
+    def __init__(self, version: Callable[[str], int], finished: Callable[[str], bool]) -> None:
+        self.version = version
+        self.finished = finished
+        self.seen: dict[str, tuple[int, float]] = {}
+        self.longest = 0.0
+
+    def poll(self, game_ids: list[str]) -> bool:
+        """Take one look at every game; return whether all have finished."""
+        now = time.monotonic()
+        done = True
+        for game_id in game_ids:
+            version = self.version(game_id)
+            last = self.seen.get(game_id)
+            if last is None or version != last[0]:
+                self.seen[game_id] = (version, now)
+            else:
+                self.longest = max(self.longest, now - last[1])
+            if not self.finished(game_id):
+                done = False
+        return done
+
+
+def all_bot_game(services: Services, seed: str) -> str:
+    game, _ = services.games.create("life-is-life", [{"bot": "heuristic"}] * 3, {}, seed=seed)
+    return game.id
+
+
+def finished_and_audited(services: Services, game_id: str) -> None:
+    game = services.repository.load(game_id)
+    assert game.status == "finished"
+    report = audit(services.store.read_raw(game_id))
+    assert report.ok, report.to_dict()
+
+
+def test_a_worker_killed_while_it_holds_a_step_job_does_not_strand_the_game(real, processes):
+    client, prefix = real
+    services = build(client, prefix, inline_jobs=False, step_timeout_s=STEP_TIMEOUT_S)
+    url = url_of(client)
+    holder = processes.menagerie("holder", ["worker"], url, prefix, fault="hang@before-step-append")
+    game_id = all_bot_game(services, "kill-9")
+    started = StartedJobRegistry(queue=Queue(prefix, connection=client))
+    wait_for(lambda: started.get_job_ids(), 30, "the worker to take the step job")
+    version = services.store.version(game_id)
+    processes.menagerie("survivor", ["worker"], url, prefix)
+    queue = Queue(prefix, connection=client)
+    wait_for(lambda: Worker.count(queue=queue) >= 2, 60, "the second worker to listen")
+    holder.send_signal(signal.SIGKILL)
+    holder.wait(10)
+    killed = time.monotonic()
+    wait_for(lambda: services.store.version(game_id) > version, BOUND_S + 5, "another worker to take the step")
+    stall = time.monotonic() - killed
+    print(f"\nkill -9 of a worker holding a step: the game moved again {stall:.2f} s after the kill")
+    assert stall <= BOUND_S
+    watch = Watch(services.store.version, lambda g: services.repository.load(g).status == "finished")
+    wait_for(lambda: watch.poll([game_id]), 120, "the game to finish")
+    print(f"longest stall afterwards: {watch.longest:.2f} s")
+    finished_and_audited(services, game_id)
+
+
+def test_a_process_dying_between_append_and_enqueue_does_not_strand_the_game(real, processes):
+    client, prefix = real
+    services = build(client, prefix, inline_jobs=False, step_timeout_s=STEP_TIMEOUT_S)
+    url = url_of(client)
+    crasher = processes.menagerie("crasher", ["worker"], url, prefix, fault="exit@after-append")
+    game_id = all_bot_game(services, "append-then-die")
+    version = services.store.version(game_id)
+    wait_for(lambda: crasher.poll() is not None, 30, "the worker to die after its append")
+    died = time.monotonic()
+    after_crash = services.store.version(game_id)
+    assert after_crash == version + 1  # the step was stored ...
+    assert Queue(prefix, connection=client).count == 0  # ... and its follow-up never enqueued
+    seconds, micros = client.time()
+    now_ms = int(seconds) * 1000 + int(micros) // 1000
+    assert services.due.pending()[game_id] <= now_ms + STEP_TIMEOUT_S * 1000  # but it is marked, due within T
+    processes.menagerie("survivor", ["worker"], url, prefix)
+    wait_for(lambda: services.store.version(game_id) > after_crash, BOUND_S + 30, "the next step")
+    stall = time.monotonic() - died
+    print(f"\ncrash between append and enqueue: the game moved again {stall:.2f} s after the crash")
+    # The survivor's own start-up is in it (seconds on a loaded machine); the mark itself is due at once.
+    assert stall <= BOUND_S + 30
+    watch = Watch(services.store.version, lambda g: services.repository.load(g).status == "finished")
+    wait_for(lambda: watch.poll([game_id]), 120, "the game to finish")
+    finished_and_audited(services, game_id)
+
+
+class OwnRedis:
+    """A redis-server of the test's own: own port, temp dir, AOF `always`."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        args = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory)]
+        args += ["--appendonly", "yes", "--appendfsync", "always", "--save", "", "--maxmemory-policy", "noeviction"]
+        log = open(self.directory / "redis.log", "ab")  # noqa: SIM115 — closed with the process
+        self.process = subprocess.Popen(args, stdout=log, stderr=log)
+        probe = redis.Redis(port=self.port)
+        wait_for(lambda: _answers(probe), 20, "redis-server to answer")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(10)
+
+
+def _answers(client: redis.Redis) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.exceptions.RedisError:
+        return False
+
+
+def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
+    data = orjson.dumps(body) if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, orjson.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, {"body": error.read().decode(errors="replace"), "retry_after": error.headers["Retry-After"]}
+    except OSError:
+        return 0, None
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    server = OwnRedis(tmp_path)
+    server.start()
+    yield server
+    if server.process is not None and server.process.poll() is None:
+        server.kill()
+
+
+def test_a_redis_restart_mid_play_is_503s_workers_survive_and_every_game_finishes(own_redis, processes):
+    prefix = "faults"
+    api = f"http://127.0.0.1:{free_port()}"
+    port = api.rsplit(":", 1)[1]
+    processes.menagerie("api", ["serve", "--port", port], own_redis.url, prefix)
+    workers = [processes.menagerie(f"worker-{i}", ["worker"], own_redis.url, prefix) for i in range(2)]
+    wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "the API to answer")
+    kinds = [("life-is-life", 3), ("animals-on-board", 2), ("bloede-kuh", 3)]
+    game_ids = []
+    for i in range(6):
+        game, seats = kinds[i % len(kinds)]
+        status, created = http("POST", f"{api}/games", {"game": game, "seats": [{"bot": "heuristic"}] * seats})
+        assert status == 201, created
+        game_ids.append(created["id"])
+
+    def version(game_id: str) -> int:
+        status, view = http("GET", f"{api}/games/{game_id}")
+        assert status in (200, 503), (status, view)
+        return int(view["version"]) if status == 200 else -1
+
+    acknowledged = {game_id: version(game_id) for game_id in game_ids}
+    wait_for(lambda: any(version(g) > acknowledged[g] for g in game_ids), 30, "play to be under way")
+    acknowledged = {game_id: version(game_id) for game_id in game_ids}
+
+    own_redis.kill()
+    outage_began = time.monotonic()
+    status, down = http("GET", f"{api}/health")
+    assert status == 503 and int(down["retry_after"]) >= 1
+    status, _ = http("POST", f"{api}/games", {"game": "life-is-life", "seats": [{"bot": "random"}] * 3})
+    assert status == 503
+    assert all(version(g) == -1 for g in game_ids)  # 503, never a 500
+    wait_for(
+        lambda: all(
+            "unavailable" in processes.log(f"worker-{i}") or "connect" in processes.log(f"worker-{i}") for i in range(2)
+        ),
+        30,
+        "both workers to notice the outage",
+    )
+    # Keep the store down a while, looking all the time: every answer is a 503, no worker exits.
+    while time.monotonic() - outage_began < OUTAGE_S:
+        assert http("GET", f"{api}/health")[0] == 503
+        assert all(worker.poll() is None for worker in workers), "a worker exited during the outage"
+    own_redis.start()
+    outage = time.monotonic() - outage_began
+    wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "the API to see the store again")
+
+    store = redis.Redis.from_url(own_redis.url)
+    services = build(store, prefix, inline_jobs=False, step_timeout_s=STEP_TIMEOUT_S)
+    for game_id, seen in acknowledged.items():
+        assert services.store.version(game_id) >= seen  # nothing acknowledged was lost
+    watch = Watch(services.store.version, lambda g: services.repository.load(g).status == "finished")
+    wait_for(lambda: watch.poll(game_ids), 120, "every game to finish after the restart")
+    print(f"\nredis restart: outage {outage:.2f} s; longest stall after it: {watch.longest:.2f} s")
+    assert all(worker.poll() is None for worker in workers), "a worker exited"
+    for game_id in game_ids:
+        status, report = http("GET", f"{api}/games/{game_id}/audit")
+        assert status == 200 and report["ok"], report
+    assert services.due.pending() == {}
+    assert "internal_error" not in processes.log("api")

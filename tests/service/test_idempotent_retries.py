@@ -1,0 +1,101 @@
+"""Everything a client may retry is idempotent: create, join and act, also when retries race."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from service.application.tokens import token_sha256
+from service.http import create_app
+
+TWO_HUMANS = {"game": "toy", "seats": [{"name": "ann"}, {"name": "bob"}]}
+
+
+def test_a_retried_create_gets_the_same_game_and_tokens(services):
+    client = create_app(services).test_client()
+    first = client.post("/games", json=TWO_HUMANS, headers={"Idempotency-Key": "create-1"})
+    again = client.post("/games", json=TWO_HUMANS, headers={"Idempotency-Key": "create-1"})
+    assert first.status_code == again.status_code == 201
+    assert again.json["id"] == first.json["id"]
+    assert again.json["seats"] == first.json["seats"]
+    assert services.directory.recent_games(10) == [first.json["id"]]
+    other = client.post("/games", json=TWO_HUMANS, headers={"Idempotency-Key": "create-2"})
+    assert other.json["id"] != first.json["id"]
+
+
+def test_a_create_key_with_another_body_is_refused(services):
+    client = create_app(services).test_client()
+    client.post("/games", json=TWO_HUMANS, headers={"Idempotency-Key": "create-3"})
+    changed = {"game": "toy", "seats": [{"name": "ann"}, {"bot": "random"}]}
+    answer = client.post("/games", json=changed, headers={"Idempotency-Key": "create-3"})
+    assert answer.status_code == 422
+    assert answer.json["error"]["code"] == "idempotency_key_reused"
+
+
+def test_a_create_that_died_after_its_append_is_completed_by_the_retry(services, monkeypatch):
+    listed = services.directory.add_game
+
+    def died(game_id: str, created: float) -> None:
+        raise ConnectionError("the process died here")
+
+    monkeypatch.setattr(services.games.directory, "add_game", died)
+    with pytest.raises(ConnectionError):
+        services.games.create("toy", TWO_HUMANS["seats"], {}, idempotency_key="create-4")
+    monkeypatch.setattr(services.games.directory, "add_game", listed)
+    game, tokens = services.games.create("toy", TWO_HUMANS["seats"], {}, idempotency_key="create-4")
+    assert [token_sha256(t["token"]) for t in tokens] == [seat.token_sha256 for seat in game.seats]
+    assert services.directory.recent_games(10) == [game.id]
+    assert services.store.version(game.id) == game.version  # one GameCreated batch, not two
+
+
+def test_concurrent_creates_with_one_key_make_one_game(services):
+    def create(_: int) -> tuple[str, list]:
+        game, tokens = services.games.create("toy", TWO_HUMANS["seats"], {}, idempotency_key="create-5")
+        return game.id, tokens
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(create, range(16)))
+    assert len({game_id for game_id, _ in results}) == 1
+    assert all(tokens == results[0][1] for _, tokens in results)
+    assert services.directory.recent_games(10) == [results[0][0]]
+
+
+def test_a_retried_join_gets_the_same_seat_and_token_even_after_the_game_started(services):
+    client = create_app(services).test_client()
+    game_id = client.post("/games", json={"game": "toy", "seats": [{"name": "ann"}, {}]}).json["id"]
+    first = client.post(f"/games/{game_id}/join", json={"name": "bob"}, headers={"Idempotency-Key": "join-1"})
+    again = client.post(f"/games/{game_id}/join", json={"name": "bob"}, headers={"Idempotency-Key": "join-1"})
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json
+    view = client.get(f"/games/{game_id}", headers={"Authorization": f"Bearer {again.json['token']}"})
+    assert view.json["you"] == first.json["seat"]
+    other = client.post(f"/games/{game_id}/join", json={"name": "eve"}, headers={"Idempotency-Key": "join-2"})
+    assert other.status_code == 422  # no seat is open: a new key is a new request
+    renamed = client.post(f"/games/{game_id}/join", json={"name": "eve"}, headers={"Idempotency-Key": "join-1"})
+    assert renamed.json["error"]["code"] == "idempotency_key_reused"
+
+
+def test_concurrent_joins_with_one_key_take_one_seat(services):
+    game, _ = services.games.create("toy", [{"name": "ann"}, {}, {}], {})
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: services.games.join(game.id, "bob", idempotency_key="j"), range(16)))
+    assert all(result == results[0] for result in results)
+    seats = services.repository.load(game.id).seats
+    assert [seat.name for seat in seats] == ["ann", "bob", None]
+
+
+def test_concurrent_retries_of_one_action_all_get_the_first_result(services):
+    game, tokens = services.games.create("toy", TWO_HUMANS["seats"], {}, seed="i1")
+    seat = next(iter(services.repository.load(game.id).to_act))
+    action = services.repository.load(game.id).legal_actions(seat)[0]
+
+    def act(_: int) -> dict:
+        return services.games.act(game.id, seat, action, expected_version=game.version, idempotency_key="move-1")
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(act, range(24)))
+    versions = {result["version"] for result in results}
+    assert versions == {results[0]["version"]}  # no 409: every retry got the one result
+    assert services.store.version(game.id) == results[0]["version"]
+    assert sum(1 for result in results if not result.get("replayed")) <= 1
