@@ -33,7 +33,7 @@ format: setup  ## apply ruff's formatting and safe fixes
 	$(BIN)/ruff format .
 
 bench: setup  ## every benchmark script (needs REDIS_URL for the store figures)
-	@for script in bench/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+	@for script in bench/bench_*.py; do name=$$(basename $$script .py); echo "== $$name"; $(BIN)/python -m bench.$$name || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .schemathesis

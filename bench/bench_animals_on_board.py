@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import random
-import sys
 import time
 from functools import reduce
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from domain.chance import Chance  # noqa: E402
-from domain.games.animals_on_board import RULES  # noqa: E402
-from projections import animals_on_board as projection  # noqa: E402
-from workers.bots import random_bot  # noqa: E402
-from workers.bots.animals_on_board import heuristic  # noqa: E402
+from domain.chance import Chance
+from domain.games.animals_on_board import RULES
+from projections import animals_on_board as projection
+from workers.bots import random_bot
+from workers.bots.animals_on_board import heuristic
 
 SECONDS = 8.0
 

@@ -1,25 +1,21 @@
 """Print audit times (one finished game of each type, and a 10,000-event log) and import throughput.
 
-Run: .venv/bin/python bench/bench_audit.py   (import uses REDIS_URL, default redis://127.0.0.1:6379/0)
+Run: .venv/bin/python -m bench.bench_audit   (import uses REDIS_URL, default redis://127.0.0.1:6379/0)
 """
 
 from __future__ import annotations
 
 import os
 import random
-import sys
 import time
 import uuid
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from redis import Redis
 
-from redis import Redis  # noqa: E402
-
-from domain.audit import audit  # noqa: E402
-from domain.export import export_lines, header  # noqa: E402
-from service.bootstrap import build  # noqa: E402
-from tests.support.tables import new_table, play_randomly  # noqa: E402
+from domain.audit import audit
+from domain.export import export_lines, header
+from service.bootstrap import build
+from tests.support.tables import new_table, play_randomly
 
 GAMES = {"life-is-life": 4, "animals-on-board": 4, "bloede-kuh": 4, "zop-zoo": 4}
 

@@ -1,6 +1,6 @@
 """Benchmark Blöde Kuh: complete heuristic-vs-random games per second, in pure domain code.
 
-Run: .venv/bin/python bench/bench_bloede_kuh.py [seconds per seat count]
+Run: .venv/bin/python -m bench.bench_bloede_kuh [seconds per seat count]
 Even seats play the heuristic, odd seats play at random; each bot reads its
 seat's projected view, as a worker's would.
 """

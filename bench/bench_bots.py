@@ -7,7 +7,7 @@ fast path; each bot gets what the service would hand it: its seat's view and
 (place 1, ties included) with 95% normal intervals over its seats, and the
 openskill (Plackett-Luce) rating the games produce, as `domain.ratings` rates
 a finished game (each kind once per game, at its best place).
-Run: .venv/bin/python bench/bench_bots.py [games per table] [mcts iterations, 0 = default] [game:seats ...]
+Run: .venv/bin/python -m bench.bench_bots [games per table] [mcts iterations, 0 = default] [game:seats ...]
 """
 
 from __future__ import annotations
@@ -16,18 +16,15 @@ import math
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from domain import ratings  # noqa: E402
-from domain.chance import DrawnChance  # noqa: E402
-from domain.events import Event  # noqa: E402
-from domain.games import rules_for  # noqa: E402
-from projections import projection_for  # noqa: E402
-from workers.bots import BOTS, bot_rng  # noqa: E402
-from workers.bots.mcts import bot as mcts_bot  # noqa: E402
+from domain import ratings
+from domain.chance import DrawnChance
+from domain.events import Event
+from domain.games import rules_for
+from projections import projection_for
+from workers.bots import BOTS, bot_rng
+from workers.bots.mcts import bot as mcts_bot
 
 KINDS = ("mcts", "heuristic", "random")
 TABLES = ["life-is-life:3", "life-is-life:4", "animals-on-board:2", "animals-on-board:4", "bloede-kuh:3",

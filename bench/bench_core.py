@@ -4,7 +4,7 @@
 - replay (read + decode + fold) of stored events, events/s;
 - time to serve a seat's view (GET /games/{id}) for a game at 100 vs 2,000 events.
 
-Run: .venv/bin/python bench/bench_core.py   (keys go under a fresh prefix and are removed)
+Run: .venv/bin/python -m bench.bench_core   (keys go under a fresh prefix and are removed)
 """
 
 from __future__ import annotations
@@ -12,19 +12,15 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 import time
 import uuid
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from redis import Redis
 
-from redis import Redis  # noqa: E402
-
-from domain.events import GENESIS_HASH, Event, record  # noqa: E402
-from domain.game import replay  # noqa: E402
-from service.bootstrap import build  # noqa: E402
-from service.http import create_app  # noqa: E402
+from domain.events import GENESIS_HASH, Event, record
+from domain.game import replay
+from service.bootstrap import build
+from service.http import create_app
 
 N_APPENDS = 5000
 

@@ -4,7 +4,7 @@ Seats alternate heuristic, random, heuristic, ...; the heuristic reads its
 seat's view (built each time it has a real choice), the random bot nothing.
 Chance is a `DrawnChance` over `random.Random`, as in a search. The machine
 may be shared, so each figure is the best of N runs of a few seconds.
-Run: .venv/bin/python bench/bench_fast_path.py [seconds per run] [runs] [game ...]
+Run: .venv/bin/python -m bench.bench_fast_path [seconds per run] [runs] [game ...]
 """
 
 from __future__ import annotations
@@ -12,16 +12,13 @@ from __future__ import annotations
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from domain import simulate  # noqa: E402
-from domain.chance import DrawnChance  # noqa: E402
-from domain.games import rules_for  # noqa: E402
-from projections import projection_for  # noqa: E402
-from workers.bots import bot_for  # noqa: E402
+from domain import simulate
+from domain.chance import DrawnChance
+from domain.games import rules_for
+from projections import projection_for
+from workers.bots import bot_for
 
 SEATS = {
     "life-is-life": (3, 4, 5),

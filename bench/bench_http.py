@@ -9,7 +9,7 @@ legal action. Prints moves/s, POST and GET p50/p99, server CPU ms per move
 `redis-benchmark` XADD figures on the same Redis in the same run. Bounded:
 each level runs for --seconds at most; loopback only. Removes its keys.
 
-Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python bench/bench_http.py [--clients 1,4,16,32] [--seconds 10]
+Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_http [--clients 1,4,16,32] [--seconds 10]
 """
 
 from __future__ import annotations

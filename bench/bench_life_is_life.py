@@ -1,7 +1,7 @@
 """Print complete Life is Life games per second, heuristic bots against random bots, in pure domain code.
 
 Seats alternate heuristic, random, heuristic, ...; the heuristic's share of wins is printed too.
-Run: .venv/bin/python bench/bench_life_is_life.py [seconds per seat count]
+Run: .venv/bin/python -m bench.bench_life_is_life [seconds per seat count]
 """
 
 from __future__ import annotations
@@ -9,15 +9,12 @@ from __future__ import annotations
 import random
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from domain.chance import Chance  # noqa: E402
-from domain.games.life_is_life import RULES  # noqa: E402
-from projections.life_is_life import seat_view  # noqa: E402
-from workers.bots import random_bot  # noqa: E402
-from workers.bots.life_is_life import heuristic  # noqa: E402
+from domain.chance import Chance
+from domain.games.life_is_life import RULES
+from projections.life_is_life import seat_view
+from workers.bots import random_bot
+from workers.bots.life_is_life import heuristic
 
 
 def play(seats: int, seed: str) -> tuple[int, int]:

@@ -4,7 +4,7 @@ and the wall time of a 64-player, 5-round bot tournament of Life is Life.
 The tournament runs in-process on fakeredis (embedded mode, jobs inline); with
 REDIS_URL set it also runs on that Redis through the RQ queue, worked by one
 in-process SimpleWorker (add `menagerie worker`s to go faster).
-Run: .venv/bin/python bench/bench_tournament.py [seconds for the rating figure]
+Run: .venv/bin/python -m bench.bench_tournament [seconds for the rating figure]
 """
 
 from __future__ import annotations
@@ -14,22 +14,19 @@ import random
 import sys
 import time
 import uuid
-from pathlib import Path
 from types import MappingProxyType
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import fakeredis
+from redis import Redis
 
-import fakeredis  # noqa: E402
-from redis import Redis  # noqa: E402
-
-from domain.chance import Chance  # noqa: E402
-from domain.events import record  # noqa: E402
-from domain.ratings import RatingTable, apply, decide, replay  # noqa: E402
-from domain.tournament.pairing import meetings, plan_round, repeats  # noqa: E402
-from domain.tournament.scoring import resolve  # noqa: E402
-from domain.tournament.state import ACTIVE, Entrant, Round, Table, Tournament  # noqa: E402
-from service.bootstrap import build  # noqa: E402
-from service.cli.tournament import run_tournament  # noqa: E402
+from domain.chance import Chance
+from domain.events import record
+from domain.ratings import RatingTable, apply, decide, replay
+from domain.tournament.pairing import meetings, plan_round, repeats
+from domain.tournament.scoring import resolve
+from domain.tournament.state import ACTIVE, Entrant, Round, Table, Tournament
+from service.bootstrap import build
+from service.cli.tournament import run_tournament
 
 
 def bench_pairing(players: int = 1000, rounds: int = 5) -> None:

@@ -2,7 +2,7 @@
 
 Seats alternate heuristic, random, ...; the heuristic seats' share of wins and
 the replay speed (events folded per second) are printed too.
-Run: .venv/bin/python bench/bench_zop_zoo.py [seconds per seat count]
+Run: .venv/bin/python -m bench.bench_zop_zoo [seconds per seat count]
 """
 
 from __future__ import annotations
@@ -10,18 +10,15 @@ from __future__ import annotations
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from domain.chance import Chance  # noqa: E402
-from domain.events import Event  # noqa: E402
-from domain.games.zop_zoo import RULES  # noqa: E402
-from domain.games.zop_zoo.state import State  # noqa: E402
-from projections.zop_zoo import seat_view  # noqa: E402
-from workers.bots import random_bot  # noqa: E402
-from workers.bots.zop_zoo import heuristic  # noqa: E402
+from domain.chance import Chance
+from domain.events import Event
+from domain.games.zop_zoo import RULES
+from domain.games.zop_zoo.state import State
+from projections.zop_zoo import seat_view
+from workers.bots import random_bot
+from workers.bots.zop_zoo import heuristic
 
 OPTIONS: dict[str, Any] = {"target": 800, "card_set": None}
 
