@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run worker test lint format bench clean
+.PHONY: setup run worker test lint format bench ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,12 @@ format: setup  ## apply ruff's formatting and safe fixes
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-bench: setup  ## every benchmark script (needs REDIS_URL for the store figures)
-	@for script in bench/bench_*.py; do name=$$(basename $$script .py); echo "== $$name"; $(BIN)/python -m bench.$$name || exit 1; done
+bench: setup  ## every benchmark script but the bot ladder (needs REDIS_URL for the store and HTTP figures)
+	@for script in bench/bench_*.py; do name=$$(basename $$script .py); [ $$name = bench_bots ] && continue; \
+	  echo "== $$name"; $(BIN)/python -m bench.$$name || exit 1; done
+
+ladder: setup  ## the bots' strength ladder: 400 games a table, CPU-hours on one core
+	$(BIN)/python -m bench.bench_bots
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .schemathesis
