@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from itertools import combinations
 
 import pytest
@@ -112,13 +111,12 @@ def test_pairing_is_derived_from_the_seed():
     assert first_round("a") != first_round("b")
 
 
-def test_a_thousand_players_are_paired_quickly_with_legal_tables():
+def test_a_thousand_players_are_paired_with_legal_tables():
+    # How fast: bench/bench_tournament.py.
     entrants = tuple(Entrant(i, f"p{i}") for i in range(1000))
     ranked = Chance("x", 0).shuffle([e.index for e in entrants])
     sizes, byes = split(1000, [3, 4, 5])
-    start = time.perf_counter()
     tables = swiss(ranked, sizes, {}, Chance("x", 1))
-    assert time.perf_counter() - start < 2.0
     assert byes == 0 and sorted(p for t in tables for p in t) == list(range(1000))
     assert all(3 <= len(t) <= 5 for t in tables)
 
