@@ -180,6 +180,12 @@ class EventStore:
         entries = self._xrange(game_id, f"({after}-0" if after else "-", end)
         return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries]
 
+    def wait(self, game_id: str, after: int, block_ms: int) -> list[RecordedEvent]:
+        """Return the events after version `after`, blocking up to `block_ms` for the first to come (XREAD)."""
+        reply = self.redis.xread({self._key(game_id, "events"): f"{after}-0"}, count=1000, block=block_ms)
+        entries = cast(list[tuple[Any, list[tuple[bytes, dict[bytes, bytes]]]]], reply or [])
+        return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _key, found in entries for _id, fields in found]
+
     def read_raw(self, game_id: str) -> list[dict[str, Any]]:
         """Return every event exactly as stored, before any upcasting (for audits)."""
         return [orjson.loads(fields[b"e"]) for _id, fields in self._xrange(game_id, "-", "+")]

@@ -11,6 +11,7 @@ from service.bootstrap import Services, from_env
 from service.http.errors import register_error_handlers
 from service.http.games import games
 from service.http.json import OrjsonProvider
+from service.http.streams import streams
 from service.http.tournaments import tournaments
 from service.web import web
 
@@ -29,5 +30,6 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     register_error_handlers(app)
     app.register_blueprint(games)
     app.register_blueprint(tournaments)
+    app.register_blueprint(streams)
     app.register_blueprint(web)
     return app

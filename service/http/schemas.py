@@ -79,6 +79,15 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=10_000), load_default=1000)
 
 
+class StreamQuerySchema(Schema):
+    """`GET /games/{id}/stream` and `GET /tournaments/{id}/stream` query."""
+
+    class Meta:
+        unknown = RAISE
+
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0)
+
+
 class ViewQuerySchema(Schema):
     """`GET /games/{id}` query."""
 
@@ -144,6 +153,7 @@ class LeaderboardQuerySchema(Schema):
 # One instance of each, shared by every request: building a schema costs more than loading with it.
 CREATE_GAME = CreateGameSchema()
 VIEW_QUERY = ViewQuerySchema()
+STREAM_QUERY = StreamQuerySchema()
 JOIN = JoinSchema()
 ACTION = ActionSchema()
 EVENTS_QUERY = EventsQuerySchema()

@@ -49,45 +49,60 @@ export const seats = {
 };
 
 /**
- * Call onEvents(events, version) with every event after `after`, redacted for the token's seat, as they happen.
- *
- * For now this polls GET /games/{id}/events?after=N about once a second; when the server offers
- * GET /games/{id}/stream it can become an EventSource here without its callers changing.
- * Returns stop(); stop.poke() asks for the next page at once (after one's own move).
+ * Follow a game's events live: `GET /games/{id}/stream` (Server-Sent Events), read with fetch so
+ * the seat token goes in the Authorization header, never in a URL. `onEvents(events, version)` gets
+ * each event as it is appended; the stream resumes after the last event seen when it is cut, and
+ * ends after GameEnded. Returns a function that stops following.
  */
-export function subscribe(gameId, after, onEvents, {token = null, interval = 1000} = {}) {
+export function subscribe(gameId, after, onEvents, {token = null, retry = 2000} = {}) {
   let cursor = after;
   let stopped = false;
+  let controller = null;
   let timer = null;
-  let busy = false;
-  async function poll() {
-    if (stopped || busy) return;
-    busy = true;
-    clearTimeout(timer);
+  async function listen() {
+    if (stopped) return;
+    controller = new AbortController();
+    let lastType = null;
     try {
+      const headers = {Accept: "text/event-stream"};
+      if (token) headers.Authorization = `Bearer ${token}`;
+      const response = await fetch(`/games/${enc(gameId)}/stream?after=${cursor}`, {headers, signal: controller.signal});
+      if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
       for (;;) {
-        const page = await api("GET", `/games/${enc(gameId)}/events?after=${cursor}`, {token});
-        if (stopped) return;
-        if (page.events.length) {
-          cursor = page.events[page.events.length - 1].seq;
-          onEvents(page.events, page.version);
+        const {value, done} = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, {stream: true});
+        const batch = []; // what one read brought: a batch of events is drawn once
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const data = block.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
+          if (!data) continue; // a heartbeat or the retry hint
+          const event = JSON.parse(data);
+          cursor = event.seq;
+          lastType = event.type;
+          batch.push(event);
         }
-        if (!page.more || !page.events.length) break;
+        if (batch.length) onEvents(batch, cursor);
       }
     } catch (err) {
-      // A blip (server restart, network) is retried on the next tick; the caller keeps its last view.
+      if (stopped) return;
+      // A blip (server restart, network): resume after the last event seen; the caller keeps its view.
       console.warn("feed", err);
-    } finally {
-      busy = false;
-      if (!stopped) timer = setTimeout(poll, interval);
     }
+    if (!stopped && lastType !== "GameEnded") timer = setTimeout(listen, retry);
   }
-  timer = setTimeout(poll, 0);
+  listen();
   const stop = () => {
     stopped = true;
     clearTimeout(timer);
+    if (controller) controller.abort();
   };
-  stop.poke = () => poll();
+  stop.poke = () => {}; // the stream brings every move as it is made
   return stop;
 }
 
