@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from domain.chance import Chance
+from domain.commitments import Declaration
 from domain.errors import OptionsError
 from domain.events import Event
 
@@ -76,6 +77,8 @@ class Rules(Protocol):
     rules_version: str
     # The bot kinds that can take a seat, so the service can check one without importing workers/.
     bots: tuple[str, ...]
+    # Which fields of which events are hidden from whom (`domain.commitments`): committed and redacted.
+    hidden: Declaration
 
     @property
     def options(self) -> tuple[Option, ...]:

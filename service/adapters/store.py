@@ -21,7 +21,8 @@ from typing import Any, cast
 import orjson
 from redis import Redis
 
-from domain.events import Event, RecordedEvent, record
+from domain.canonical import canonical_bytes
+from domain.events import Event, RecordedEvent, Seal, record
 from service.errors import VersionConflict
 
 # Every check happens before the first write: Redis does not roll a script back.
@@ -76,7 +77,8 @@ class EventStore:
         """Append a batch if the stream is at `expected_version`; all or nothing."""
         if events and events[0].seq != expected_version + 1:
             raise ValueError("a batch must start right after the expected version")
-        payloads = [orjson.dumps(event.to_dict()) for event in events]
+        # The canonical encoder, the one the hashes are taken with: what is stored is what was hashed.
+        payloads = [canonical_bytes(event.to_dict()) for event in events]
         return self._append_payloads(game_id, payloads, expected_version, idempotency_key, idempotency_record)
 
     def append_decided(
@@ -89,12 +91,19 @@ class EventStore:
         command: Mapping[str, Any],
         time: str,
         command_id: str,
+        seal: Seal | None = None,
         idempotency_key: str | None = None,
         idempotency_record: Mapping[str, Any] | None = None,
     ) -> Appended:
         """Put a decided batch on the chain after `version` and append it, expecting that version."""
         recorded = record(
-            list(events), after_seq=version, previous_hash=last_hash, time=time, command_id=command_id, command=command
+            list(events),
+            after_seq=version,
+            previous_hash=last_hash,
+            time=time,
+            command_id=command_id,
+            command=command,
+            seal=seal,
         )
         appended = self.append(
             aggregate_id,
@@ -107,7 +116,7 @@ class EventStore:
 
     def append_raw(self, game_id: str, events: Sequence[Mapping[str, Any]], *, expected_version: int) -> Appended:
         """Append events exactly as given (an import keeps every byte its hashes cover)."""
-        payloads = [orjson.dumps(event) for event in events]
+        payloads = [canonical_bytes(event) for event in events]
         return self._append_payloads(game_id, payloads, expected_version, None, None)
 
     def _append_payloads(

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from domain.events import Event, RecordedEvent
+from domain.events import Event, RecordedEvent, Seal
 from service.adapters.cache import AggregateCache
 from service.adapters.store import EventStore
 from service.errors import VersionConflict
@@ -42,10 +42,15 @@ A = TypeVar("A", bound=Chained)
 
 @dataclass(frozen=True)
 class Decision:
-    """What a command decided: the command as recorded on its first event, and the events."""
+    """What a command decided: the command as recorded on its first event, the events, and their seal.
+
+    `seal` commits the hidden values (a game's `domain.sealing.Sealer`); None
+    for aggregates with nothing hidden.
+    """
 
     command: Mapping[str, Any]
     events: Sequence[Event]
+    seal: Seal | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ class CommandPath(Generic[A]):
                     last_hash=current.last_hash,
                     events=decision.events,
                     command=decision.command,
+                    seal=decision.seal,
                     time=self.clock(),
                     command_id=command_id(current, decision) if command_id else uuid.uuid4().hex,
                     idempotency_key=idempotency.key if idempotency else None,
@@ -132,6 +138,7 @@ class CommandPath(Generic[A]):
             last_hash=empty.last_hash,
             events=decision.events,
             command=decision.command,
+            seal=decision.seal,
             time=self.clock(),
             command_id=uuid.uuid4().hex,
         )

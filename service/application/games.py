@@ -19,6 +19,7 @@ from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import canonical_json
 from domain.game import FINISHED, Game, decide, first_open_seat
+from domain.sealing import Sealer
 from projections.game import redact_log
 from service.adapters.cache import GameRepository
 from service.adapters.indexes import Directory
@@ -96,8 +97,9 @@ class GameService:
             "seed_commitment": seed_commitment(seed),
         }
         events = decide(Game(), command, seed)
+        canonical_json(command)  # refuse what the chain cannot hold before the seed is written
         self.store.save_seed(game_id, seed)
-        outcome = self.commands.create(game_id, Game(id=game_id), Decision(command, events))
+        outcome = self.commands.create(game_id, Game(id=game_id), Decision(command, events, Sealer(game_type, seed)))
         self.directory.add_game(game_id, time.time())
         self._settle(outcome)
         return outcome.after, tokens
@@ -110,7 +112,7 @@ class GameService:
             seat = first_open_seat(game)
             taken.update(seat=seat, name=name, token=self._new_token(game_id, seat))
             command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(taken["token"])}
-            return Decision(command, decide(game, command, self.repository.seed(game_id)))
+            return self._decision(game, command)
 
         self._settle(self.commands.run(game_id, take_seat, optimistic=True))
         return taken
@@ -136,7 +138,7 @@ class GameService:
         try:
             outcome = self.commands.run(
                 game_id,
-                lambda game: Decision(command, decide(game, command, self.repository.seed(game_id))),
+                lambda game: self._decision(game, command),
                 expected_version=expected_version,
                 optimistic=expected_version is None,
                 idempotency=idempotency,
@@ -152,7 +154,8 @@ class GameService:
             return self._replay_result(game_id, seat, outcome.prior, fingerprint)
         self._settle(outcome)
         game = outcome.after
-        return {"version": game.version, "events": redact_log(game.type, outcome.events, seat, open_log=_over(game))}
+        events = redact_log(game.type, outcome.events, seat, open_log=_over(game), seed=self._seed_for(game, seat))
+        return {"version": game.version, "events": events}
 
     def step(self, game_id: str, version: int) -> str:
         """Take the system's or one bot's turn if the game still waits on it at `version`."""
@@ -161,7 +164,7 @@ class GameService:
             command = self._due_command(game)
             if command is None:
                 return Decision({}, [])
-            return Decision(command, decide(game, command, self.repository.seed(game_id)))
+            return self._decision(game, command)
 
         try:
             outcome = self.commands.run(game_id, due_step, expected_version=version)
@@ -179,9 +182,18 @@ class GameService:
     def events_for(self, game: Game, seat: int | None, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
         """Return the log of `game` after `after` as `seat` may see it (all of it once the game is over)."""
         events = self.store.read(game.id, after=after, upto=upto)
-        return redact_log(game.type, events, seat, open_log=_over(game))
+        return redact_log(game.type, events, seat, open_log=_over(game), seed=self._seed_for(game, seat))
+
+    def _seed_for(self, game: Game, seat: int | None) -> str | None:
+        """Return the seed a seat's log needs for its openings (None for spectators and open logs)."""
+        return None if seat is None or _over(game) else self.repository.seed(game.id)
 
     # --- internals ------------------------------------------------------
+
+    def _decision(self, game: Game, command: Mapping[str, Any]) -> Decision:
+        """Decide a command on a game, sealing its hidden values with the game's seed."""
+        seed = self.repository.seed(game.id)
+        return Decision(command, decide(game, command, seed), Sealer(game.type, seed))
 
     def _due_command(self, game: Game) -> dict[str, Any] | None:
         """Return the command the game waits on from the system or a bot, if any."""

@@ -37,6 +37,7 @@ Rulings where RULES.md §3 and the rulebook leave a case open:
 from __future__ import annotations
 
 from domain.games.bloede_kuh import moves, state, steps
+from domain.games.bloede_kuh.hidden import HIDDEN
 from domain.rules import Option
 
 GAME_ID = "bloede-kuh"
@@ -52,6 +53,7 @@ class BloedeKuh:
     rules_version = "1"
     options: tuple[Option, ...] = ()
     bots = ("random", "heuristic")
+    hidden = HIDDEN
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

@@ -48,6 +48,7 @@ Rulings where RULES.md and the rulebook leave a case open:
 from __future__ import annotations
 
 from domain.games.zop_zoo import moves, state, steps
+from domain.games.zop_zoo.hidden import HIDDEN
 from domain.rules import Option
 
 GAME_ID = "zop-zoo"
@@ -77,6 +78,7 @@ class ZopZoo:
         ),
     )
     bots = ("random", "heuristic")
+    hidden = HIDDEN
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)
