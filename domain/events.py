@@ -119,12 +119,16 @@ def record(
     command_id: str,
     command: Mapping[str, Any] | None,
     seal: Seal | None = None,
+    chain: int = CHAIN_VERSION,
 ) -> list[RecordedEvent]:
     """Give a decided batch its positions, commitments and hashes; the command rides on the first.
 
     `seal` commits the hidden values (a game's `domain.sealing.Sealer`); an
-    aggregate with nothing hidden (tournaments, ratings) passes none.
+    aggregate with nothing hidden (tournaments, ratings) passes none. A game
+    created under scheme 1 stays on it (`chain=1`: nothing committed).
     """
+    if chain < CHAIN_VERSION:
+        seal = None
     recorded = []
     for offset, event in enumerate(events):
         seq = after_seq + offset + 1
@@ -139,7 +143,7 @@ def record(
             v=CURRENT_VERSIONS.get(event.type, 1),
             hash="",
             command=carried,
-            chain=CHAIN_VERSION,
+            chain=chain,
             commitments=seal(seq, event, carried) or None if seal is not None else None,
         )
         previous_hash = chain_hash(previous_hash, body.body())

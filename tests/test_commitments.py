@@ -149,3 +149,29 @@ def test_a_game_cannot_mix_chain_schemes(finished):
         event.pop("commitments", None)
     report = audit(rechain(events))
     assert not report.ok and report.failed_at == 6 and "scheme" in report.reason
+
+
+def test_a_game_started_under_scheme_1_stays_on_it_and_still_audits():
+    from pathlib import Path
+
+    from domain.events import Event, RecordedEvent, record
+    from domain.export import read_export
+    from domain.game import replay
+    from domain.sealing import Sealer
+
+    _, events = read_export((Path(__file__).parent / "fixtures" / "life_is_life_v1.ndjson").read_text().splitlines())
+    game = replay(RecordedEvent.from_dict(e) for e in events[:-1])
+    assert game.chain == 1
+    seal = Sealer(game.type, "any")
+    (more,) = record(
+        [Event("Noted", {"hands": [["cat"]]})],
+        after_seq=game.version,
+        previous_hash=game.last_hash,
+        time="t",
+        command_id="c",
+        command={"kind": "advance"},
+        seal=seal,
+        chain=game.chain,
+    )
+    assert "chain" not in more.to_dict() and "commitments" not in more.to_dict()
+    assert audit(events).ok

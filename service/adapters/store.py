@@ -22,6 +22,7 @@ import orjson
 from redis import Redis
 
 from domain.canonical import canonical_bytes
+from domain.commitments import CHAIN_VERSION
 from domain.events import Event, RecordedEvent, Seal, record
 from service.errors import VersionConflict
 
@@ -92,6 +93,7 @@ class EventStore:
         time: str,
         command_id: str,
         seal: Seal | None = None,
+        chain: int = CHAIN_VERSION,
         idempotency_key: str | None = None,
         idempotency_record: Mapping[str, Any] | None = None,
     ) -> Appended:
@@ -104,6 +106,7 @@ class EventStore:
             command_id=command_id,
             command=command,
             seal=seal,
+            chain=chain,
         )
         appended = self.append(
             aggregate_id,

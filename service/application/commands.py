@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from domain.commitments import CHAIN_VERSION
 from domain.events import Event, RecordedEvent, Seal
 from service.adapters.cache import AggregateCache
 from service.adapters.store import EventStore
@@ -51,6 +52,7 @@ class Decision:
     command: Mapping[str, Any]
     events: Sequence[Event]
     seal: Seal | None = None
+    chain: int = CHAIN_VERSION
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,7 @@ class CommandPath(Generic[A]):
                     events=decision.events,
                     command=decision.command,
                     seal=decision.seal,
+                    chain=decision.chain,
                     time=self.clock(),
                     command_id=command_id(current, decision) if command_id else uuid.uuid4().hex,
                     idempotency_key=idempotency.key if idempotency else None,
@@ -139,6 +142,7 @@ class CommandPath(Generic[A]):
             events=decision.events,
             command=decision.command,
             seal=decision.seal,
+            chain=decision.chain,
             time=self.clock(),
             command_id=uuid.uuid4().hex,
         )

@@ -193,7 +193,7 @@ class GameService:
     def _decision(self, game: Game, command: Mapping[str, Any]) -> Decision:
         """Decide a command on a game, sealing its hidden values with the game's seed."""
         seed = self.repository.seed(game.id)
-        return Decision(command, decide(game, command, seed), Sealer(game.type, seed))
+        return Decision(command, decide(game, command, seed), Sealer(game.type, seed), game.chain)
 
     def _due_command(self, game: Game) -> dict[str, Any] | None:
         """Return the command the game waits on from the system or a bot, if any."""
