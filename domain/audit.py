@@ -3,10 +3,14 @@
 Given the log exactly as stored (before any upcasting), an audit checks, and
 reports the first failure with its event number and reason:
 
-1. positions run 1, 2, 3, … and the hash chain is unbroken;
+1. positions run 1, 2, 3, … and the hash chain is unbroken, each event under
+   the chain scheme it was written with (every event of a game shares the
+   scheme of its first; see `domain.commitments`);
 2. the game is over and the revealed seed matches the commitment made at
    creation;
-3. re-executing every recorded command through the rules, in order, with the
+3. under scheme 2, every hidden value was committed, and opens its commitment
+   with the key derived from the revealed seed;
+4. re-executing every recorded command through the rules, in order, with the
    revealed seed gives exactly the recorded events — so every shuffle and
    deal is recomputed from the seed, no illegal move got in and no event was
    invented, dropped or changed; the result in `GameEnded` is re-derived too.
@@ -21,10 +25,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.canonical import NonCanonicalValue
 from domain.chance import seed_commitment
+from domain.commitments import CHAIN_VERSION, UnknownPath, commitment_key, opens
 from domain.errors import DomainError
 from domain.events import GENESIS_HASH, RecordedEvent, chain_hash
 from domain.game import FINISHED, Game, decide, evolve
+from domain.sealing import declaration, hidden_in
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,14 @@ class _Failure(Exception):
         self.seq, self.reason = seq, reason
 
 
-CHECKS = ("sequence", "hash chain", "seed commitment", "re-execution of every command", "result")
+CHECKS = (
+    "sequence",
+    "hash chain",
+    "seed commitment",
+    "commitments to hidden values",
+    "re-execution of every command",
+    "result",
+)
 
 
 def audit(raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
@@ -64,6 +78,7 @@ def audit(raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
         _check_chain(raw)
         events = [RecordedEvent.from_dict(event) for event in raw]
         seed = _check_seed(events)
+        _check_commitments(raw, seed)
         _reexecute(events, seed)
     except _Failure as failure:
         return AuditReport(False, len(raw), failure.seq, failure.reason)
@@ -72,16 +87,43 @@ def audit(raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
 
 def _check_chain(raw: list[Mapping[str, Any]]) -> None:
     previous = GENESIS_HASH
+    scheme = raw[0].get("chain", 1) if raw else 1
     for position, event in enumerate(raw, start=1):
         seq = event.get("seq")
         if seq != position:
             raise _Failure(position, f"event {position} is numbered {seq}: an event is missing or out of order")
+        if event.get("chain", 1) != scheme or scheme not in (1, CHAIN_VERSION):
+            raise _Failure(position, f"chain scheme {event.get('chain', 1)} where the game was started under {scheme}")
         body = {key: value for key, value in event.items() if key != "hash"}
-        if chain_hash(previous, body) != event.get("hash"):
+        try:
+            hashed = chain_hash(previous, body)
+        except UnknownPath as error:
+            raise _Failure(position, f"hash chain broken: a commitment names {error}, which the event lacks") from None
+        except NonCanonicalValue as error:
+            raise _Failure(position, f"hash chain broken: {error.message}") from None
+        if hashed != event.get("hash"):
             raise _Failure(
                 position, "hash chain broken: this event is not the one that was recorded after the previous"
             )
         previous = event["hash"]
+
+
+def _check_commitments(raw: list[Mapping[str, Any]], seed: str) -> None:
+    """Check that every hidden value was committed, and opens its commitment (scheme 2)."""
+    if raw[0].get("chain", 1) < CHAIN_VERSION:
+        return
+    declared = declaration(raw[0]["data"].get("game", ""))
+    for event in raw:
+        # The data as stored, not upcast: the commitments cover the stored values.
+        seq, made = event["seq"], dict(event.get("commitments") or {})
+        for hidden in hidden_in(declared, event["type"], event["data"], event["actor"], event.get("command")):
+            commitment = made.pop(hidden.path, None)
+            if commitment is None:
+                raise _Failure(seq, f"hash chain broken: the hidden value at {hidden.path} was not committed")
+            if not opens(commitment, commitment_key(seed, seq, hidden.path), hidden.value):
+                raise _Failure(seq, f"hash chain broken: the value at {hidden.path} does not open its commitment")
+        if made:
+            raise _Failure(seq, f"a commitment to {sorted(made)[0]}, which is not a hidden value")
 
 
 def _check_seed(events: list[RecordedEvent]) -> str:

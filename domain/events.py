@@ -7,18 +7,19 @@ so that an event read back from the store equals the one decided).
 A `RecordedEvent` is an event as stored: with its position in the stream
 (`seq`, from 1), server time, the id of the command that caused it, the
 command itself on the first event of a batch (so an audit can re-execute it),
-the schema version of its type (`v`) and `hash`, the SHA-256 of the previous
-event's hash and this event's canonical JSON.
+the schema version of its type (`v`), the chain scheme (`chain`), the
+commitments to its hidden values (`commitments`, see `domain.commitments`) and
+`hash`, the SHA-256 of the previous event's hash and this event's sealed form.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.canonical import canonical_json as canonical_json  # re-exported: the one encoder
+from domain.commitments import CHAIN_VERSION, hash_sealed, sealed_form
 from domain.values import new_value
 
 GENESIS_HASH = "0" * 64
@@ -47,6 +48,9 @@ class RecordedEvent(Event):
     v: int
     hash: str
     command: Mapping[str, Any] | None = None
+    # Scheme 1 (no field when stored) chained every value in the clear; scheme 2 commits hidden ones.
+    chain: int = 1
+    commitments: Mapping[str, str] | None = None
 
     @property
     def event(self) -> Event:
@@ -66,6 +70,10 @@ class RecordedEvent(Event):
         }
         if self.command is not None:
             body["command"] = self.command
+        if self.chain != 1:
+            body["chain"] = self.chain
+        if self.commitments:
+            body["commitments"] = self.commitments
         return body
 
     def to_dict(self) -> dict[str, Any]:
@@ -87,18 +95,19 @@ class RecordedEvent(Event):
             v=v,
             hash=raw["hash"],
             command=raw.get("command"),
+            chain=raw.get("chain", 1),
+            commitments=raw.get("commitments"),
         )
 
 
-def canonical_json(value: Any) -> str:
-    """Serialise the way every hash is taken: sorted keys, no spaces, ASCII."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-
-
 def chain_hash(previous_hash: str, body: Mapping[str, Any]) -> str:
-    """Hash one event's body onto the chain."""
-    text = previous_hash + canonical_json(body)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    """Hash one event's body (as stored, without its hash) onto the chain: its sealed form, not its secrets."""
+    return hash_sealed(previous_hash, sealed_form(body))
+
+
+# What seals one event: its commitments, given its position, the event and the
+# command it carries (None but on the first event of a batch).
+Seal = Callable[[int, Event, Mapping[str, Any] | None], dict[str, str]]
 
 
 def record(
@@ -109,12 +118,23 @@ def record(
     time: str,
     command_id: str,
     command: Mapping[str, Any] | None,
+    seal: Seal | None = None,
+    chain: int = CHAIN_VERSION,
 ) -> list[RecordedEvent]:
-    """Give a decided batch its positions and hashes; the command rides on the first."""
+    """Give a decided batch its positions, commitments and hashes; the command rides on the first.
+
+    `seal` commits the hidden values (a game's `domain.sealing.Sealer`); an
+    aggregate with nothing hidden (tournaments, ratings) passes none. A game
+    created under scheme 1 stays on it (`chain=1`: nothing committed).
+    """
+    if chain < CHAIN_VERSION:
+        seal = None
     recorded = []
     for offset, event in enumerate(events):
+        seq = after_seq + offset + 1
+        carried = command if offset == 0 else None
         body = RecordedEvent(
-            seq=after_seq + offset + 1,
+            seq=seq,
             type=event.type,
             actor=event.actor,
             data=event.data,
@@ -122,7 +142,9 @@ def record(
             command_id=command_id,
             v=CURRENT_VERSIONS.get(event.type, 1),
             hash="",
-            command=command if offset == 0 else None,
+            command=carried,
+            chain=chain,
+            commitments=seal(seq, event, carried) or None if seal is not None else None,
         )
         previous_hash = chain_hash(previous_hash, body.body())
         recorded.append(_with_hash(body, previous_hash))

@@ -3,7 +3,9 @@
 Header: `{"format": "menagerie-game/1", "id", "game", "rules_version",
 "options", "seats": [{"seat", "name", "bot"}], "seed_commitment", "status",
 "version", "redacted"}`. A redacted export (a seat's, during play) cannot be
-audited: its hashes cover the unredacted events.
+audited (its hidden values are missing), but its chain can be checked: each
+event carries what was hashed (`sealed`, `commitments`) and the seat's own
+openings (see `domain.commitments`).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from functools import reduce
 from typing import Any
 
 from domain.chance import Chance, seed_commitment
+from domain.commitments import CHAIN_VERSION
 from domain.errors import GameOver, NotYourTurn, OptionsError, RuleError
 from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_upcaster
 from domain.games import rules_for
@@ -68,6 +69,8 @@ class Game:
     rules_state: Any = None
     result: Mapping[str, Any] | None = None
     seed: str | None = None
+    # The chain scheme the game was created under; it keeps it to the end (see domain.commitments).
+    chain: int = CHAIN_VERSION
 
     @property
     def rules(self) -> Rules:
@@ -120,6 +123,7 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
             rules_version=data["rules_version"],
             seed_commitment=data["seed_commitment"],
             seats=tuple(Seat() for _ in range(data["seats"])),
+            chain=getattr(event, "chain", CHAIN_VERSION),
         )
     if event.type == "SeatTaken":
         seats = list(game.seats)

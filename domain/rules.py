@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from domain.chance import Chance
+from domain.commitments import Declaration
 from domain.errors import OptionsError
 from domain.events import Event
 
@@ -94,6 +95,10 @@ class Rules(Protocol):
         where the field may be left out or null. A posted action of no such form
         is malformed (HTTP 400), not illegal (422).
         """
+
+    @property
+    def hidden(self) -> Declaration:
+        """Which fields of which events are hidden from whom (`domain.commitments`): committed and redacted."""
 
     @property
     def options(self) -> tuple[Option, ...]:

@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.events import Event
+from domain.games.animals_on_board.hidden import HIDDEN as SECRET
 from domain.games.animals_on_board.state import KEEP, State, public_group
 from domain.games.animals_on_board.tiles import HIDDEN, ordered
+from projections.concealment import conceal
 
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
@@ -77,15 +79,10 @@ def _public(state: State) -> dict[str, Any]:
 
 
 def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
-    """Return the event's data as `seat` may see it."""
-    data = event.data
-    if event.type == "GameSetUp":
-        hands = [hand if i == seat else [HIDDEN] * len(hand) for i, hand in enumerate(data["hands"])]
-        return {**data, "hands": hands}
-    if event.type == "TileKept" and event.actor != seat:
-        return {**data, "tile": HIDDEN}
-    if event.type == "RoundStarted" and data["face_down"] is not None:
-        return {**data, "face_down": HIDDEN}
-    if event.type == "GroupTaken" and data["face_down"] is not None and event.actor != seat:
-        return {**data, "face_down": HIDDEN}
-    return data
+    """Return the event's data as `seat` may see it: each hidden tile named "hidden" (see `SECRET`)."""
+    return conceal(event, seat, SECRET.get(event.type), _as_hidden)
+
+
+def _as_hidden(value: Any) -> Any:
+    # A hidden hand keeps its size: how many tiles a seat holds is public.
+    return [HIDDEN] * len(value) if isinstance(value, list) else HIDDEN

@@ -12,7 +12,9 @@ from typing import Any
 
 from domain.events import Event
 from domain.games.bloede_kuh.cards import SPECIES
+from domain.games.bloede_kuh.hidden import HIDDEN
 from domain.games.bloede_kuh.state import HORSE, PIG, State
+from projections.concealment import conceal, dropped
 
 
 def _hand(state: State, seat: int) -> dict[str, int]:
@@ -69,30 +71,27 @@ def open_view(state: State) -> dict[str, Any]:
 
 
 def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
-    """Return the event's data as `seat` may see it."""
-    data = event.data
+    """Return the event's data as `seat` may see it (see `HIDDEN`): hidden values dropped, sizes shown."""
+    data = conceal(event, seat, HIDDEN.get(event.type), dropped)
     if event.type == "CardsDealt":
         return {
             "round": data["round"],
             "dealer": data["dealer"],
-            "hand_counts": [len(hand) for hand in data["hands"]],
+            "hand_counts": [len(hand) for hand in event.data["hands"]],
             "hand": list(data["hands"][seat]) if seat is not None else None,
-            "draw_size": len(data["draw"]),
+            "draw_size": len(event.data["draw"]),
         }
     if event.type == "DrawPileRefilled":
-        return {"draw_size": len(data["draw"])}
-    if event.type == "CardTaken" and data["from"] == "draw" and data["seat"] != seat:
-        return {"seat": data["seat"], "from": "draw"}
-    if event.type == "HorseCardChosen" and data["seat"] != seat:
-        return {"seat": data["seat"]}
+        return {"draw_size": len(event.data["draw"])}
     if event.type == "HorseCardsPassed":
-        return _horse_passed(data["cards"], seat)
+        return _horse_passed(event.data["cards"], data["cards"], seat)
     return data
 
 
-def _horse_passed(cards: list[str | None], seat: int | None) -> dict[str, Any]:
+def _horse_passed(cards: list[str | None], shown: list[str | None], seat: int | None) -> dict[str, Any]:
+    # Who passed is public (a seat without cards passes nothing); what, only to the two seats concerned.
     out: dict[str, Any] = {"seats": [other for other, card in enumerate(cards) if card is not None]}
     if seat is not None:
-        out["gave"] = cards[seat]
-        out["received"] = cards[(seat - 1) % len(cards)]
+        out["gave"] = shown[seat]
+        out["received"] = shown[(seat - 1) % len(shown)]
     return out

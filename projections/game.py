@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from domain.commitments import CHAIN_VERSION, sealed_form
 from domain.events import RecordedEvent
 from domain.game import CORE_EVENTS, FINISHED, Game
+from domain.sealing import CORE_HIDDEN, Sealer, declaration, hidden_in
 from projections import projection_for
+from projections.concealment import conceal, dropped
 
 
 def game_view(game: Game, seat: int | None, *, open_view: bool = False) -> dict[str, Any]:
@@ -35,8 +38,15 @@ def game_view(game: Game, seat: int | None, *, open_view: bool = False) -> dict[
     }
 
 
-def redact_event(game_type: str, event: RecordedEvent, seat: int | None, *, open_log: bool = False) -> dict[str, Any]:
-    """Return one event as `seat` may see it; `open_log` shows everything (finished games)."""
+def redact_event(
+    game_type: str, event: RecordedEvent, seat: int | None, *, open_log: bool = False, seed: str | None = None
+) -> dict[str, Any]:
+    """Return one event as `seat` may see it; `open_log` shows everything (finished games).
+
+    Under chain scheme 2 it also carries what the chain hashed (`commitments`,
+    and `sealed` where that differs from what is shown), and, given the game's
+    `seed`, the keys of the seat's own hidden values (`openings`).
+    """
     out = event.to_dict()
     if open_log:
         return out
@@ -45,15 +55,41 @@ def redact_event(game_type: str, event: RecordedEvent, seat: int | None, *, open
         # A command can carry a private choice or token hashes; its public
         # effects are in the events themselves.
         out["command"] = {"kind": command.get("kind"), "seat": command.get("seat"), "redacted": True}
-    if event.type == "SeatTaken":
-        out["data"] = {k: v for k, v in event.data.items() if k != "token_sha256"}
-    elif event.type not in CORE_EVENTS:
+    if event.type in CORE_EVENTS:
+        out["data"] = dict(conceal(event.event, seat, CORE_HIDDEN.get(event.type), dropped))
+    else:
         out["data"] = dict(projection_for(game_type).redact(event.event, seat))
+    if event.chain >= CHAIN_VERSION:
+        _add_seal(game_type, event, seat, seed, out)
     return out
 
 
+def _add_seal(game_type: str, event: RecordedEvent, seat: int | None, seed: str | None, out: dict[str, Any]) -> None:
+    """Add what the seat needs to check the chain and its own commitments, and nothing it may not see."""
+    body = event.body()
+    sealed = sealed_form(body) if event.commitments else body
+    shown = {key: sealed[key] for key in ("data", "command") if key in sealed and out.get(key) != sealed[key]}
+    if shown:
+        out["sealed"] = shown
+    if not event.commitments or seat is None or seed is None:
+        return
+    values = {
+        hidden.path: hidden.value
+        for hidden in hidden_in(declaration(game_type), event.type, event.data, event.actor, event.command)
+        if seat in hidden.seers and hidden.path in event.commitments
+    }
+    if values:
+        keys = Sealer(game_type, seed).keys_for(event.seq, list(values))
+        out["openings"] = {path: {"key": keys[path], "value": value} for path, value in values.items()}
+
+
 def redact_log(
-    game_type: str, events: Iterable[RecordedEvent], seat: int | None, *, open_log: bool = False
+    game_type: str,
+    events: Iterable[RecordedEvent],
+    seat: int | None,
+    *,
+    open_log: bool = False,
+    seed: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Return an event log as `seat` may see it."""
-    return [redact_event(game_type, event, seat, open_log=open_log) for event in events]
+    """Return an event log as `seat` may see it (`seed`: add the seat's openings)."""
+    return [redact_event(game_type, event, seat, open_log=open_log, seed=seed) for event in events]

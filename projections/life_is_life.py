@@ -7,8 +7,10 @@ from typing import Any
 
 from domain.events import Event
 from domain.games.life_is_life.cards import VALUES
+from domain.games.life_is_life.hidden import HIDDEN
 from domain.games.life_is_life.moves import may_knock
 from domain.games.life_is_life.state import Scoring, State
+from projections.concealment import conceal
 
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
@@ -30,16 +32,16 @@ def open_view(state: State) -> dict[str, Any]:
 
 
 def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
-    """Return an event's data as `seat` may see it; only a deal carries hidden cards."""
+    """Return an event's data as `seat` may see it; only a deal carries hidden cards (see `HIDDEN`)."""
+    data = conceal(event, seat, HIDDEN.get(event.type))
     if event.type != "PhaseDealt":
-        return event.data
-    data = dict(event.data)
-    hands = data["hands"]
-    data["hands"] = [hand if index == seat else None for index, hand in enumerate(hands)]
-    data["hand_counts"] = [len(hand) for hand in hands]
-    data["set_aside"] = None
-    data["set_aside_count"] = len(event.data["set_aside"])
-    return data
+        return data
+    # How many cards each holds is public; which is not.
+    return {
+        **data,
+        "hand_counts": [len(hand) for hand in event.data["hands"]],
+        "set_aside_count": len(event.data["set_aside"]),
+    }
 
 
 def _public(state: State) -> dict[str, Any]:

@@ -7,10 +7,9 @@ from typing import Any
 
 from domain.events import Event
 from domain.games.zop_zoo import board
+from domain.games.zop_zoo.hidden import HIDDEN
 from domain.games.zop_zoo.state import Stack, State
-
-# Events that carry the black deck's order; a viewer gets only its size.
-_DECK_EVENTS = frozenset({"RoundDealt", "BlackDeckRefilled"})
+from projections.concealment import conceal, dropped
 
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
@@ -38,12 +37,11 @@ def open_view(state: State) -> dict[str, Any]:
 
 
 def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
-    """Return the event's data with any black deck order replaced by its size."""
-    if event.type not in _DECK_EVENTS:
+    """Return the event's data with any black deck order replaced by its size (see `HIDDEN`)."""
+    fields = HIDDEN.get(event.type)
+    if not fields:
         return event.data
-    data = {key: value for key, value in event.data.items() if key != "deck"}
-    data["deck_size"] = len(event.data["deck"])
-    return data
+    return {**conceal(event, seat, fields, dropped), "deck_size": len(event.data["deck"])}
 
 
 def _player(state: State, seat: int) -> dict[str, Any]:

@@ -28,7 +28,9 @@ from typing import Any, cast
 import orjson
 from redis import Redis
 
-from domain.events import Event, RecordedEvent, record
+from domain.canonical import canonical_bytes
+from domain.commitments import CHAIN_VERSION
+from domain.events import Event, RecordedEvent, Seal, record
 from service.errors import VersionConflict
 
 # Every check happens before the first write: Redis does not roll a script back.
@@ -106,7 +108,8 @@ class EventStore:
         """Append a batch if the stream is at `expected_version`; all or nothing, with its due mark."""
         if events and events[0].seq != expected_version + 1:
             raise ValueError("a batch must start right after the expected version")
-        payloads = [orjson.dumps(event.to_dict()) for event in events]
+        # The canonical encoder, the one the hashes are taken with: what is stored is what was hashed.
+        payloads = [canonical_bytes(event.to_dict()) for event in events]
         return self._append_payloads(game_id, payloads, expected_version, idempotency_key, idempotency_record, due)
 
     def append_decided(
@@ -119,6 +122,8 @@ class EventStore:
         command: Mapping[str, Any],
         time: str,
         command_id: str,
+        seal: Seal | None = None,
+        chain: int = CHAIN_VERSION,
         idempotency_key: str | None = None,
         idempotency_record: Mapping[str, Any] | None = None,
         due: DueOf | None = None,
@@ -128,7 +133,14 @@ class EventStore:
         `due` tells, from the recorded batch, what to mark in the due index.
         """
         recorded = record(
-            list(events), after_seq=version, previous_hash=last_hash, time=time, command_id=command_id, command=command
+            list(events),
+            after_seq=version,
+            previous_hash=last_hash,
+            time=time,
+            command_id=command_id,
+            command=command,
+            seal=seal,
+            chain=chain,
         )
         appended = self.append(
             aggregate_id,
@@ -142,7 +154,7 @@ class EventStore:
 
     def append_raw(self, game_id: str, events: Sequence[Mapping[str, Any]], *, expected_version: int) -> Appended:
         """Append events exactly as given (an import keeps every byte its hashes cover)."""
-        payloads = [orjson.dumps(event) for event in events]
+        payloads = [canonical_bytes(event) for event in events]
         return self._append_payloads(game_id, payloads, expected_version, None, None, None)
 
     def _append_payloads(

@@ -32,7 +32,8 @@ class ArchiveService:
         if game.status == FINISHED:
             events = self.store.read_raw(game_id)
             return export_lines(header(game, redacted=False), events)
-        redacted = redact_log(game.type, self.store.read(game_id), seat)
+        seed = self.repository.seed(game_id) if seat is not None else None
+        redacted = redact_log(game.type, self.store.read(game_id), seat, seed=seed)
         return export_lines(header(game, redacted=True), redacted)
 
     def audit(self, game_id: str) -> AuditReport:

@@ -17,7 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from domain.events import Event, RecordedEvent
+from domain.commitments import CHAIN_VERSION
+from domain.events import Event, RecordedEvent, Seal
 from service.adapters.cache import AggregateCache
 from service.adapters.store import DueMark, EventStore
 from service.errors import VersionConflict
@@ -42,10 +43,16 @@ A = TypeVar("A", bound=Chained)
 
 @dataclass(frozen=True)
 class Decision:
-    """What a command decided: the command as recorded on its first event, and the events."""
+    """What a command decided: the command as recorded on its first event, the events, and their seal.
+
+    `seal` commits the hidden values (a game's `domain.sealing.Sealer`); None
+    for aggregates with nothing hidden.
+    """
 
     command: Mapping[str, Any]
     events: Sequence[Event]
+    seal: Seal | None = None
+    chain: int = CHAIN_VERSION
 
 
 @dataclass(frozen=True)
@@ -119,6 +126,8 @@ class CommandPath(Generic[A]):
                     last_hash=current.last_hash,
                     events=decision.events,
                     command=decision.command,
+                    seal=decision.seal,
+                    chain=decision.chain,
                     time=self.clock(),
                     command_id=command_id(current, decision) if command_id else uuid.uuid4().hex,
                     idempotency_key=idempotency.key if idempotency else None,
@@ -144,6 +153,8 @@ class CommandPath(Generic[A]):
             last_hash=empty.last_hash,
             events=decision.events,
             command=decision.command,
+            seal=decision.seal,
+            chain=decision.chain,
             time=self.clock(),
             command_id=uuid.uuid4().hex,
             due=folded.due,

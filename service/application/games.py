@@ -19,6 +19,7 @@ from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import canonical_json
 from domain.game import ACTIVE, FINISHED, Game, decide, first_open_seat
+from domain.sealing import Sealer
 from projections.game import redact_log
 from service.adapters.cache import GameRepository
 from service.adapters.faults import crash_point
@@ -111,9 +112,12 @@ class GameService:
             "seed_commitment": seed_commitment(seed),
         }
         events = decide(Game(), command, seed)
+        canonical_json(command)  # refuse what the chain cannot hold before the seed is written
         self.store.save_seed(game_id, seed)
         try:
-            outcome = self.commands.create(game_id, Game(id=game_id), Decision(command, events))
+            outcome = self.commands.create(
+                game_id, Game(id=game_id), Decision(command, events, Sealer(game_type, seed))
+            )
         except VersionConflict:
             if not idempotency_key:
                 raise
@@ -134,7 +138,7 @@ class GameService:
             seat = first_open_seat(game)
             taken.update(seat=seat, name=name, token=self._new_token(game_id, seat))
             command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(taken["token"])}
-            return Decision(command, decide(game, command, self.repository.seed(game_id)))
+            return self._decision(game, command)
 
         idempotency = None
         if idempotency_key:
@@ -176,7 +180,7 @@ class GameService:
         try:
             outcome = self.commands.run(
                 game_id,
-                lambda game: Decision(command, decide(game, command, self.repository.seed(game_id))),
+                lambda game: self._decision(game, command),
                 expected_version=expected_version,
                 optimistic=expected_version is None,
                 idempotency=idempotency,
@@ -192,7 +196,8 @@ class GameService:
             return self._replay_result(game_id, seat, outcome.prior, fingerprint)
         self._settle(outcome)
         game = outcome.after
-        return {"version": game.version, "events": redact_log(game.type, outcome.events, seat, open_log=_over(game))}
+        events = redact_log(game.type, outcome.events, seat, open_log=_over(game), seed=self._seed_for(game, seat))
+        return {"version": game.version, "events": events}
 
     def step(self, game_id: str, version: int) -> str:
         """Take the system's or one bot's turn if the game still waits on it at `version`."""
@@ -202,7 +207,7 @@ class GameService:
             if command is None:
                 return Decision({}, [])
             crash_point("before-step-append")
-            return Decision(command, decide(game, command, self.repository.seed(game_id)))
+            return self._decision(game, command)
 
         try:
             outcome = self.commands.run(game_id, due_step, expected_version=version)
@@ -224,7 +229,11 @@ class GameService:
     def events_for(self, game: Game, seat: int | None, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
         """Return the log of `game` after `after` as `seat` may see it (all of it once the game is over)."""
         events = self.store.read(game.id, after=after, upto=upto)
-        return redact_log(game.type, events, seat, open_log=_over(game))
+        return redact_log(game.type, events, seat, open_log=_over(game), seed=self._seed_for(game, seat))
+
+    def _seed_for(self, game: Game, seat: int | None) -> str | None:
+        """Return the seed a seat's log needs for its openings (None for spectators and open logs)."""
+        return None if seat is None or _over(game) else self.repository.seed(game.id)
 
     # --- internals ------------------------------------------------------
 
@@ -233,6 +242,11 @@ class GameService:
         if game.status == ACTIVE and (game.system_due or game.bots_to_act()):
             return self.step_grace_ms
         return NOT_DUE
+
+    def _decision(self, game: Game, command: Mapping[str, Any]) -> Decision:
+        """Decide a command on a game, sealing its hidden values with the game's seed."""
+        seed = self.repository.seed(game.id)
+        return Decision(command, decide(game, command, seed), Sealer(game.type, seed), game.chain)
 
     def _due_command(self, game: Game) -> dict[str, Any] | None:
         """Return the command the game waits on from the system or a bot, if any."""

@@ -39,10 +39,12 @@ def game_stream(game_id: str) -> Response:
     game = services().repository.load(game_id)
     seat = caller_seat(game)
     open_log = game.status == "finished"
+    # A seat's own hidden values come with the keys that open their commitments.
+    seed = services().repository.seed(game_id) if seat is not None and not open_log else None
 
     def shown(event: RecordedEvent) -> dict[str, Any]:
         # Once GameEnded is out, the whole log is open to everyone anyway.
-        return redact_event(game.type, event, seat, open_log=open_log or event.type == GAME_OVER)
+        return redact_event(game.type, event, seat, open_log=open_log or event.type == GAME_OVER, seed=seed)
 
     return _sse(game_id, _resume_from(args["after"]), shown, GAME_OVER)
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from domain.audit import audit
-from domain.events import GENESIS_HASH, RecordedEvent, chain_hash
+from domain.events import GENESIS_HASH, Event, RecordedEvent, chain_hash
 from domain.export import ExportFormatError, read_export
 from domain.game import replay
+from domain.sealing import Sealer
 from tests.support.tables import new_table, play_randomly
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "life_is_life_v1.ndjson"
@@ -28,10 +29,14 @@ def finished(request) -> list[dict]:
 
 
 def rehash(events: list[dict]) -> list[dict]:
-    """Recompute the chain, as a forger who controls the store would."""
+    """Recompute the chain and its commitments, as a forger who controls the store and has the seed would."""
     previous = GENESIS_HASH
+    seal = Sealer(events[0]["data"]["game"], events[-1]["data"]["seed"])
     for seq, event in enumerate(events, start=1):
         event["seq"] = seq
+        event.pop("commitments", None)
+        if event.get("chain") == 2:
+            event["commitments"] = seal(seq, Event(event["type"], event["data"], event["actor"]), event.get("command"))
         event["hash"] = chain_hash(previous, {k: v for k, v in event.items() if k != "hash"})
         previous = event["hash"]
     return events

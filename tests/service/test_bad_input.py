@@ -148,3 +148,18 @@ def test_a_body_over_the_limit_is_413_in_the_json_error_shape(client, game):
     assert response.json["error"]["code"] == "request_entity_too_large"
     huge = client.post("/games", data='{"seats": [' + "{}," * 100_000 + "{}]}", content_type="application/json")
     assert huge.status_code == 413
+
+
+def test_a_move_with_a_non_finite_extra_field_is_400_and_appends_nothing(client, fake_services):
+    created = client.post("/games", json={"game": "life-is-life", "seats": [{"name": "a"}, {"bot": "random"}] * 2})
+    game_id, token = created.json["id"], created.json["seats"][0]["token"]
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    view = client.get(f"/games/{game_id}", headers=headers).json
+    while 0 not in view["to_act"]:
+        view = client.get(f"/games/{game_id}", headers=headers).json
+    action = json.dumps(view["legal_actions"][0])[:-1] + ', "extra": NaN}'
+    for raw in (action, action.replace("NaN", "1e400"), action.replace("NaN", str(1 << 64))):
+        body = '{"action": ' + raw + "}"
+        response = client.post(f"/games/{game_id}/actions", data=body, headers=headers)
+        assert response.status_code == 400, response.json
+        assert fake_services.store.version(game_id) == view["version"]

@@ -9,11 +9,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.chance import seed_commitment
-from domain.events import GENESIS_HASH, Event, RecordedEvent, record
+from domain.events import GENESIS_HASH, Event, RecordedEvent, Seal, record
 from domain.game import Game, decide, evolve, replay
+from domain.sealing import Sealer
 
 
-def as_stored(events: list[Event], version: int, last_hash: str, command: Mapping[str, Any]) -> list[RecordedEvent]:
+def as_stored(
+    events: list[Event], version: int, last_hash: str, command: Mapping[str, Any], seal: Seal | None = None
+) -> list[RecordedEvent]:
     """Record a decided batch after `version` and read it back through JSON, as the store does."""
     batch = record(
         events,
@@ -22,6 +25,7 @@ def as_stored(events: list[Event], version: int, last_hash: str, command: Mappin
         time="2026-01-01T00:00:00Z",
         command_id=f"c{version}",
         command=dict(command),
+        seal=seal,
     )
     return [RecordedEvent.from_dict(json.loads(json.dumps(e.to_dict()))) for e in batch]
 
@@ -36,7 +40,8 @@ class Table:
 
     def run(self, command: Mapping[str, Any]) -> list[RecordedEvent]:
         """Execute a command, record its events through JSON as the store does, and apply them."""
-        batch = as_stored(decide(self.game, command, self.seed), self.game.version, self.game.last_hash, command)
+        seal = Sealer(self.game.type or command["game"], self.seed)
+        batch = as_stored(decide(self.game, command, self.seed), self.game.version, self.game.last_hash, command, seal)
         for event in batch:
             self.game = evolve(self.game, event)
         self.log.extend(batch)

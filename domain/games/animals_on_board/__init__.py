@@ -46,6 +46,7 @@ Rulings where RULES.md and the rulebook leave a case open:
 from __future__ import annotations
 
 from domain.games.animals_on_board import moves, state, steps
+from domain.games.animals_on_board.hidden import HIDDEN
 from domain.games.animals_on_board.tiles import SPECIES
 from domain.rules import Option
 
@@ -71,6 +72,7 @@ class AnimalsOnBoard:
         ),
     )
     bots = ("random", "heuristic", "mcts")
+    hidden = HIDDEN
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

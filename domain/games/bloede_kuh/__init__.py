@@ -43,6 +43,7 @@ Rulings where RULES.md §3 and the rulebook leave a case open:
 from __future__ import annotations
 
 from domain.games.bloede_kuh import moves, state, steps
+from domain.games.bloede_kuh.hidden import HIDDEN
 from domain.games.bloede_kuh.state import RULES_VERSIONS
 from domain.rules import Option
 
@@ -60,6 +61,7 @@ class BloedeKuh:
     rules_versions = RULES_VERSIONS
     options: tuple[Option, ...] = ()
     bots = ("random", "heuristic", "mcts")
+    hidden = HIDDEN
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

@@ -35,6 +35,7 @@ Rulings where RULES.md and the rulebook leave a case open:
 from __future__ import annotations
 
 from domain.games.life_is_life import moves, state, steps
+from domain.games.life_is_life.hidden import HIDDEN
 from domain.games.life_is_life.moves import KnockError, TradeError
 from domain.rules import Option
 
@@ -60,6 +61,7 @@ class LifeIsLife:
         ),
     )
     bots = ("random", "heuristic", "mcts")
+    hidden = HIDDEN
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)

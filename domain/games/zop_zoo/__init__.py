@@ -54,6 +54,7 @@ Rulings where RULES.md and the rulebook leave a case open:
 from __future__ import annotations
 
 from domain.games.zop_zoo import moves, state, steps
+from domain.games.zop_zoo.hidden import HIDDEN
 from domain.games.zop_zoo.state import RULES_VERSIONS
 from domain.rules import Option
 
@@ -85,6 +86,7 @@ class ZopZoo:
         ),
     )
     bots = ("random", "heuristic", "mcts")
+    hidden = HIDDEN
 
     check_options = staticmethod(steps.check_options)
     setup = staticmethod(steps.setup)
