@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -160,9 +161,12 @@ def post_action(game_id: str) -> Any:
 
 @api.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Any:
-    """Stream the game as NDJSON: the caller's redacted log during play, the whole log after."""
+    """Stream the game as NDJSON (one JSON document on request): redacted for the caller in play, whole after."""
     seat = caller_seat(services().repository.load(game_id), required=False)
     lines = services().archive.export(game_id, seat)
+    if request.accept_mimetypes.best_match(["application/x-ndjson", "application/json"]) == "application/json":
+        header, *events = (json.loads(line) for line in lines)
+        return jsonify({"header": header, "events": events})
     headers = {"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'}
     return Response(lines, mimetype="application/x-ndjson", headers=headers)
 

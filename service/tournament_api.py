@@ -124,5 +124,5 @@ def get_leaderboard(game: str) -> Any:
     """Return a game type's ratings, best first."""
     args = query(LeaderboardQuerySchema())
     if game not in load_all():
-        raise ApiError(404, "unknown_game_type", f"no game type {game!r}", known=sorted(load_all()))
+        raise ApiError(404, "game_type_not_found", f"no game type {game!r}", known=sorted(load_all()))
     return jsonify(services().ratings.leaderboard(game, args["limit"]))

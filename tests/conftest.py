@@ -10,12 +10,16 @@ from collections.abc import Iterator
 import fakeredis
 import pytest
 import redis
+from flask import Flask
 
 from service.app import create_app
 from service.wiring import Services, build
 from tests import toy_game
+from tests.openapi_check import SpecCheckingClient
 
 toy_game.install()
+# Every test client of every app the suite builds checks each response against openapi.yaml.
+Flask.test_client_class = SpecCheckingClient
 
 
 def _real_redis() -> redis.Redis | None:
