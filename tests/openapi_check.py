@@ -85,11 +85,25 @@ def _strict(node: Any) -> Any:
             out[key] = copy.deepcopy(value)
     if "properties" in out and "additionalProperties" not in out:
         out["additionalProperties"] = False
+    if "discriminator" in node and "oneOf" in out:
+        out = _dispatch(node["discriminator"]["propertyName"], out)
     if nullable:
         if "enum" in out:
             out["enum"] = [*out["enum"], None]
         return {"anyOf": [{"type": "null"}, out]}
     return out
+
+
+def _dispatch(tag: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """Validate a discriminated oneOf against the one variant its tag names (the same verdict, far faster)."""
+    variants = {variant["properties"][tag]["enum"][0]: variant for variant in schema.pop("oneOf")}
+    return {
+        **schema,
+        "type": "object",
+        "required": [tag],
+        "properties": {tag: {"enum": list(variants)}},
+        "allOf": [{"if": {"properties": {tag: {"const": value}}}, "then": v} for value, v in variants.items()],
+    }
 
 
 @cache
