@@ -16,12 +16,12 @@ from projections.concealment import conceal, dropped
 def game_view(game: Game, seat: int | None, *, open_view: bool = False) -> dict[str, Any]:
     """Return what `seat` (None: spectator) sees of a game; `open_view` shows every card."""
     projection = projection_for(game.type)
-    if game.rules_state is None:
-        state: dict[str, Any] = {}
-    elif open_view:
-        state = projection.open_view(game.rules_state)
-    else:
-        state = projection.seat_view(game.rules_state, seat)
+    # `game` in the state tells typed clients which game's state it is; null until the game is set up.
+    state: dict[str, Any] | None = None
+    if game.rules_state is not None and open_view:
+        state = {"game": game.type, **projection.open_view(game.rules_state)}
+    elif game.rules_state is not None:
+        state = {"game": game.type, **projection.seat_view(game.rules_state, seat)}
     return {
         "id": game.id,
         "game": game.type,

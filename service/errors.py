@@ -125,7 +125,7 @@ class TournamentNotFound(NotFound):
 class GameTypeNotFound(NotFound):
     """A path names a game type that does not exist."""
 
-    code = "unknown_game_type"
+    code = "game_type_not_found"
 
 
 class VersionConflict(ServiceError):

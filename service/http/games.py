@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import orjson
 from flask import Blueprint, Response, jsonify, request
 
 from domain.game import FINISHED
@@ -140,9 +141,12 @@ def _idempotency_key() -> str | None:
 
 @games.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Any:
-    """Stream the game as NDJSON: the caller's redacted log during play, the whole log after."""
+    """Stream the game as NDJSON (one JSON document on request): redacted for the caller in play, whole after."""
     seat = caller_seat(services().repository.cached(game_id))
     lines = services().archive.export(game_id, seat)
+    if request.accept_mimetypes.best_match(["application/x-ndjson", "application/json"]) == "application/json":
+        header, *events = (orjson.loads(line) for line in lines)
+        return jsonify({"header": header, "events": events})
     headers = {"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'}
     return Response(lines, mimetype="application/x-ndjson", headers=headers)
 

@@ -143,7 +143,9 @@ def test_a_game_started_under_scheme_1_stays_on_it_and_still_audits():
     from domain.game import replay
     from domain.sealing import Sealer
 
-    _, events = read_export((Path(__file__).parent.parent / "fixtures" / "life_is_life_v1.ndjson").read_text().splitlines())
+    _, events = read_export(
+        (Path(__file__).parent.parent / "fixtures" / "life_is_life_v1.ndjson").read_text().splitlines()
+    )
     game = replay(RecordedEvent.from_dict(e) for e in events[:-1])
     assert game.chain == 1
     seal = Sealer(game.type, "any")

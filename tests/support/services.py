@@ -14,9 +14,14 @@ from collections.abc import Iterator
 import fakeredis
 import pytest
 import redis
+from flask import Flask
 
 from service.bootstrap import Services, build
 from service.http import create_app
+from tests.support.openapi import SpecCheckingClient
+
+# Every test client of every app the service and worker tests build checks each response against openapi.yaml.
+Flask.test_client_class = SpecCheckingClient
 
 
 def _real_redis() -> redis.Redis | None:

@@ -1,0 +1,55 @@
+"""Every error code the server can answer is in openapi.yaml's ErrorCode enum, with one status each."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import domain
+import service
+from domain.errors import DomainError
+from service.errors import ServiceError
+from service.http.errors import STATUS
+from tests.support.openapi import SPEC
+
+ENUM = set(SPEC["components"]["schemas"]["ErrorCode"]["enum"])
+
+
+def _subclasses(cls: type) -> set[type]:
+    found = set(cls.__subclasses__())
+    for sub in list(found):
+        found |= _subclasses(sub)
+    return found
+
+
+def _import_everything() -> None:
+    for package in (domain, service):
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            importlib.import_module(module.name)
+
+
+def test_every_domain_error_code_is_in_the_enum():
+    _import_everything()
+    codes = {DomainError.code} | {
+        cls.code for cls in _subclasses(DomainError) if not cls.__module__.startswith("tests")
+    }
+    assert codes - ENUM == set()
+
+
+def test_every_code_the_service_raises_is_in_the_enum_with_one_status():
+    _import_everything()
+    classes = {DomainError, ServiceError} | _subclasses(DomainError) | _subclasses(ServiceError)
+    statuses: dict[str, set[int]] = {}
+    for cls in classes:
+        if cls.__module__.startswith("tests"):
+            continue
+        status = next((STATUS[base] for base in cls.__mro__ if base in STATUS), 500)
+        statuses.setdefault(cls.code, set()).add(status)
+    assert {"missing_token", "game_not_found", "game_type_not_found", "version_conflict"} <= set(statuses)
+    assert set(statuses) - ENUM == set()
+    assert {code: s for code, s in statuses.items() if len(s) > 1} == {}
+
+
+def test_the_codes_the_generic_handlers_make_are_in_the_enum():
+    # werkzeug's errors become their snake_cased names; the catch-all is internal_error; outages store_unavailable.
+    assert {"not_found", "method_not_allowed", "bad_request", "internal_error", "store_unavailable"} <= ENUM

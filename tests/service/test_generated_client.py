@@ -1,0 +1,256 @@
+"""An integrator's view: a client generated from openapi.yaml plays every game with typed models only.
+
+The client is generated with openapi-python-client (no warnings allowed), and
+talks to the app served over real HTTP on a loopback port. Every response is
+parsed into the generated models and must convert back (`to_dict()`) to exactly
+the JSON the server sent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import fakeredis
+import pytest
+
+from service.bootstrap import build
+from tests.support.live_server import comparable, generate_client, import_client, serving
+
+EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "bot.py"
+SEATS = {"life-is-life": 3, "animals-on-board": 3, "bloede-kuh": 3, "zop-zoo": 2}
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """Generate the client once for this module; return its folder and the generator's output."""
+    into = tmp_path_factory.mktemp("generated")
+    return into, generate_client(into)
+
+
+@pytest.fixture(scope="module")
+def mc(generated: tuple[Path, str]) -> ModuleType:
+    """The generated package."""
+    return import_client(generated[0])
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Any:
+    """The app on embedded services, over HTTP on a loopback port."""
+    services = build(fakeredis.FakeRedis(), "generated-client", inline_jobs=True, embedded=True)
+    with serving(services) as url:
+        yield url
+
+
+class Api:
+    """Calls the generated functions and checks each typed answer against the JSON on the wire."""
+
+    def __init__(self, mc: ModuleType, base_url: str) -> None:
+        self.mc, self.base_url = mc, base_url
+        self.default = __import__(f"{mc.__name__}.api.default", fromlist=["*"])
+        self.models = __import__(f"{mc.__name__}.models", fromlist=["*"])
+
+    def client(self, token: str | None = None, **headers: str) -> Any:
+        """Return a generated client: a spectator's without a token."""
+        if token is None:
+            return self.mc.Client(base_url=self.base_url, headers=headers)
+        return self.mc.AuthenticatedClient(base_url=self.base_url, token=token, headers=headers)
+
+    def call(self, operation: str, *args: Any, expect: int = 200, **kwargs: Any) -> Any:
+        """Call an operation; assert its status and that the parsed model round-trips to the body."""
+        module = __import__(f"{self.mc.__name__}.api.default.{operation}", fromlist=["sync_detailed"])
+        response = module.sync_detailed(*args, **kwargs)
+        assert response.status_code == expect, response.content
+        parsed = response.parsed
+        assert parsed is not None and not isinstance(parsed, dict), f"{operation}: no typed model"
+        assert comparable(parsed.to_dict()) == comparable(json.loads(response.content)), operation
+        return parsed
+
+
+@pytest.fixture(scope="module")
+def api(mc: ModuleType, base_url: str) -> Api:
+    return Api(mc, base_url)
+
+
+def choose(api: Api, view: Any, rng: random.Random) -> Any:
+    """Pick one of the view's typed legal actions (filling in a large Animals on Board split)."""
+    m = api.models
+    knocks = [a for a in view.legal_actions if isinstance(a, m.LifeIsLifeKnock)]
+    if knocks and rng.random() < 0.7:  # short phases keep the all-human game short
+        return knocks[0]
+    action = rng.choice(view.legal_actions)
+    if isinstance(action, m.AnimalsOnBoardSplit) and action.first is None and rng.random() < 0.5:
+        action = m.AnimalsOnBoardSplit(type_=action.type_, group=action.group, first=action.tiles[:1])
+    return action
+
+
+def play(api: Api, game_id: str, tokens: dict[int, str], rng: random.Random) -> Any:
+    """Play every human seat of a game from typed views until it is over; return the last view."""
+    clients = {seat: api.client(token) for seat, token in tokens.items()}
+    seat = next(iter(clients))
+    for _ in range(3000):
+        mine = api.call("get_game", game_id, client=clients[seat])
+        if mine.status == api.models.Status.FINISHED:
+            return mine
+        if not mine.legal_actions:  # bots answer before the server does, so another human is to act
+            seat = next(s for s in mine.to_act if s in clients)
+            continue
+        body = api.models.PostAction(action=choose(api, mine, rng), expected_version=mine.version)
+        result = api.call("post_action", game_id, client=clients[seat], body=body)
+        assert result.events and all(isinstance(e.seq, int) for e in result.events)
+    raise AssertionError("the game did not end")
+
+
+STATES = {
+    "life-is-life": "LifeIsLifeState",
+    "animals-on-board": "AnimalsOnBoardState",
+    "bloede-kuh": "BloedeKuhState",
+    "zop-zoo": "ZopZooState",
+}
+DETAILS = {
+    "life-is-life": "LifeIsLifeResultDetail",
+    "animals-on-board": "AnimalsOnBoardResultDetail",
+    "bloede-kuh": "BloedeKuhResultDetail",
+    "zop-zoo": "ZopZooResultDetail",
+}
+
+
+def test_the_generator_prints_no_warning(generated):
+    _, output = generated
+    assert "Warning" not in output and "Unable" not in output, output
+
+
+def test_the_lobby_routes_answer_typed_models(api):
+    m = api.models
+    assert api.call("health", client=api.client()).status == m.HealthStatus.OK
+    types = api.call("list_game_types", client=api.client()).game_types
+    assert {t.id for t in types} >= set(SEATS)
+    zop = next(t for t in types if t.id == "zop-zoo")
+    assert {o.name for o in zop.options} == {"target", "card_set"}
+    api.call("list_games", client=api.client())
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_a_human_plays_each_game_against_bots_with_typed_models(api, game):
+    m = api.models
+    bots = [m.SeatSpec(bot=m.BotKind.HEURISTIC if i % 2 else m.BotKind.RANDOM) for i in range(SEATS[game] - 1)]
+    body = m.CreateGame(game=game, seats=[m.SeatSpec(name="ann"), *bots], seed=f"typed-{game}")
+    if game == "zop-zoo":
+        body.options = m.GameOptionsInput(target=300)  # fewer rounds
+    created = api.call("create_game", client=api.client(), body=body, expect=201)
+    final = play(api, created.id, {0: created.seats[0].token}, random.Random(game))
+
+    assert isinstance(final.state, getattr(m, STATES[game]))
+    assert isinstance(final.result.detail, getattr(m, DETAILS[game]))
+    assert sorted(final.result.places)[0] == 1 and final.seed == f"typed-{game}"
+    opened = api.call("get_game", created.id, client=api.client(), open_=True)
+    assert isinstance(opened.state, getattr(m, STATES[game]))
+    page = api.call("get_events", created.id, client=api.client(), limit=10000)
+    assert [e.seq for e in page.events] == list(range(1, final.version + 1))
+    assert isinstance(page.events[-1], m.GameEndedEvent)
+
+
+def test_an_all_human_game_joined_through_the_join_route_replays_exports_and_audits(api):
+    m = api.models
+    created = api.call(
+        "create_game", client=api.client(), body=m.CreateGame(game="life-is-life", seats=[m.SeatSpec()] * 3), expect=201
+    )
+    waiting = api.call("get_game", created.id, client=api.client())
+    assert waiting.status == m.Status.WAITING and waiting.state is None and waiting.result is None
+    tokens = {}
+    for name in ("ann", "bob", "cy"):
+        seat = api.call("join_game", created.id, client=api.client(), body=m.JoinGame(name=name), expect=201)
+        tokens[seat.seat] = seat.token
+    final = play(api, created.id, tokens, random.Random(3))
+    assert isinstance(final.state, m.LifeIsLifeState) and isinstance(final.result.detail, m.LifeIsLifeResultDetail)
+
+    # Replays: the view just after the first deal, as seat 0 saw it then, and the open view of the finished game.
+    log = api.call("get_events", created.id, client=api.client(), limit=10000)
+    dealt = next(e.seq for e in log.events if isinstance(e, m.PhaseDealtEvent))
+    past = api.call("get_game", created.id, client=api.client(tokens[0]), at=dealt)
+    assert past.version == dealt and past.legal_actions == []
+    assert isinstance(past.state, m.LifeIsLifeState) and past.state.hand is not None
+    opened = api.call("get_game", created.id, client=api.client(), open_=True)
+    assert opened.state.hands and opened.state.set_aside is not api.mc.types.UNSET
+
+    exported = api.call("export_game", created.id, client=api.client(Accept="application/json"))
+    assert exported.header.format_ == m.ExportHeaderFormat.MENAGERIE_GAME1 and not exported.header.redacted
+    assert len(exported.events) == final.version and isinstance(exported.events[0], m.GameCreatedEvent)
+    report = api.call("audit_game", created.id, client=api.client())
+    assert report.ok and report.failed_at is None
+
+    refused = api.call("join_game", created.id, client=api.client(), body=m.JoinGame(name="dan"), expect=422)
+    assert refused.error.code == m.ErrorCode.ILLEGAL_ACTION
+
+
+def test_errors_are_typed_with_their_codes(api):
+    m = api.models
+    missing = api.call("get_game", "nope", client=api.client(), expect=404)
+    assert missing.error.code == m.ErrorCode.GAME_NOT_FOUND
+    unknown = api.call("get_leaderboard", "chess", client=api.client(), expect=404)
+    assert unknown.error.code == m.ErrorCode.GAME_TYPE_NOT_FOUND and "life-is-life" in unknown.error.details.known
+    body = m.CreateGame(game="chess", seats=[m.SeatSpec(name="ann")])
+    bad = api.call("create_game", client=api.client(), body=body, expect=400)
+    assert bad.error.code == m.ErrorCode.UNKNOWN_GAME_TYPE
+
+
+def test_tournaments_all_bots_and_the_organiser_flow(api):
+    m = api.models
+    # A small all-bot round robin plays itself to the end once started.
+    body = m.CreateTournament(game="zop-zoo", rounds=1, format_=m.CreateTournamentFormat.ROUND_ROBIN, seed="t1")
+    created = api.call("create_tournament", client=api.client(), body=body, expect=201)
+    organiser = api.client(created.organiser_token)
+    for kind in (m.BotKind.RANDOM, m.BotKind.HEURISTIC):
+        api.call(
+            "register_tournament_player", created.id, client=organiser, body=m.RegisterPlayer(bot=kind), expect=201
+        )
+    api.call("start_tournament", created.id, client=organiser)
+    done = api.call("get_tournament", created.id, client=api.client())
+    assert done.status == m.TournamentStatus.FINISHED and isinstance(done.options, m.ZopZooOptions)
+    assert [s.rank for s in done.standings] and done.seed == "t1"
+
+    # The organiser flow: a human registers, plays the game its token seats it at, the organiser records it.
+    body = m.CreateTournament(game="life-is-life", rounds=1, format_=m.CreateTournamentFormat.ROUND_ROBIN)
+    created = api.call("create_tournament", client=api.client(), body=body, expect=201)
+    organiser = api.client(created.organiser_token)
+    entrant = api.call(
+        "register_tournament_player", created.id, client=api.client(), body=m.RegisterPlayer(name="ann"), expect=201
+    )
+    for kind in (m.BotKind.RANDOM, m.BotKind.HEURISTIC):
+        api.call(
+            "register_tournament_player", created.id, client=organiser, body=m.RegisterPlayer(bot=kind), expect=201
+        )
+    started = api.call("start_tournament", created.id, client=organiser)
+    assert started.status == m.TournamentStatus.ACTIVE
+    mine = api.call("get_tournament", created.id, client=api.client(entrant.token))
+    game = mine.your_games[0]
+    play(api, game.game_id, {game.seat: game.token}, random.Random(5))
+    recorded = api.call(
+        "record_tournament_result", created.id, client=organiser, body=m.RecordResult(game_id=game.game_id), expect=422
+    )
+    assert recorded.error.code == m.ErrorCode.RESULT_ALREADY_RECORDED  # results record themselves
+    final = api.call("get_tournament", created.id, client=api.client())
+    assert final.status == m.TournamentStatus.FINISHED and final.rounds[0].tables[0].places
+    board = api.call("get_leaderboard", "life-is-life", client=api.client())
+    assert {p.player for p in board.players} >= {"ann", "bot:random", "bot:heuristic"}
+
+
+def test_the_bot_author_example_plays_a_game_to_the_end(generated, base_url):
+    into, _ = generated
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(into), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--url", base_url, "--game", "bloede-kuh", "--seed", "example"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "finished: places" in done.stdout
