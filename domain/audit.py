@@ -70,6 +70,15 @@ def audit(raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
     return AuditReport(True, len(raw), checks=CHECKS)
 
 
+def chain_failure(raw: list[Mapping[str, Any]]) -> tuple[int, str] | None:
+    """Return where and why a stored log's numbering or hash chain breaks first, or None."""
+    try:
+        _check_chain(raw)
+    except _Failure as failure:
+        return failure.seq, failure.reason
+    return None
+
+
 def _check_chain(raw: list[Mapping[str, Any]]) -> None:
     previous = GENESIS_HASH
     for position, event in enumerate(raw, start=1):
@@ -120,6 +129,11 @@ def _reexecute(events: list[RecordedEvent], seed: str) -> None:
             game = evolve(game, event)
     if game.status != FINISHED:
         raise _Failure(events[-1].seq, "the rules do not end the game where the log does")
+
+
+def batches(events: list[RecordedEvent]) -> list[list[RecordedEvent]]:
+    """Split a log into the batches its commands appended (the command rides on the first event)."""
+    return _batches(events)
 
 
 def _batches(events: list[RecordedEvent]) -> list[list[RecordedEvent]]:

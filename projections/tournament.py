@@ -26,7 +26,7 @@ def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str,
         tables = []
         for table in round_.tables:
             row = tournament.scoring[str(len(table.entrants))]
-            points = table_points(row, table.places) if table.places is not None else None
+            points = table_points(row, table.places) if table.counts and table.places is not None else None
             tables.append(
                 {
                     "table": table.number,
@@ -35,6 +35,9 @@ def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str,
                     "game_id": table.game_id,
                     "places": list(table.places) if table.places is not None else None,
                     "points": [_number(p) for p in points] if points is not None else None,
+                    "forfeited": list(table.forfeited),
+                    "void": table.void,
+                    "annulled_games": list(table.annulled),
                 }
             )
         rounds.append({"round": round_.number, "byes": list(round_.byes), "tables": tables})
@@ -56,7 +59,12 @@ def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str,
         "bye_points": _number(bye_points(tournament.scoring)) if tournament.scoring else 0,
         "max_players": tournament.max_players,
         "options": dict(tournament.options),
-        "players": [{"entrant": e.index, "name": e.name, "bot": e.bot} for e in tournament.entrants],
+        "players": [
+            {"entrant": e.index, "name": e.name, "bot": e.bot, "status": e.status, "joined_round": e.joined_round}
+            for e in tournament.entrants
+        ],
+        "late_entry_until": tournament.late_entry_until,
+        "corrections": [dict(correction) for correction in tournament.corrections],
         "rounds": rounds,
         "standings": lines,
         "you": you,

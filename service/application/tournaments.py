@@ -33,6 +33,7 @@ from domain.game import FINISHED as GAME_FINISHED
 from domain.game import Game
 from domain.tournament import decide, replay
 from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
+from domain.tournament.seeding import game_seed
 from domain.tournament.state import ACTIVE, Table, Tournament
 from projections.tournament import tournament_view
 from service.adapters.cache import AggregateCache, GameRepository
@@ -47,11 +48,6 @@ from service.errors import TournamentNotFound, VersionConflict
 
 ORGANISER = "organiser"
 _ID = re.compile(r"^t-[0-9a-f]{16}$")
-
-
-def game_seed(seed: str, round_: int, table: int) -> str:
-    """Return a table's game seed, derived from the tournament's (checkable once it is revealed)."""
-    return hashlib.sha256(f"{seed}:round:{round_}:table:{table}".encode()).hexdigest()
 
 
 def _fold(events: Iterable[RecordedEvent], tournament: Tournament | None) -> Tournament:
