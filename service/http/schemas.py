@@ -8,7 +8,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from domain.games import RULES
 from domain.tournament.decide import MAX_PLAYERS, MAX_ROUNDS
-from domain.tournament.state import FORMATS
+from domain.tournament.state import ACTIVE, FINISHED, FORMATS, REGISTERING
 
 # Every game's bot kinds; which kinds a game has is checked in domain/ when a
 # seat is taken.
@@ -101,6 +101,7 @@ class CreateTournamentSchema(Schema):
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+    late_entry_until = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ROUNDS), load_default=0)
 
 
 class RegisterSchema(SeatSpecSchema):
@@ -128,3 +129,50 @@ class LeaderboardQuerySchema(Schema):
         unknown = RAISE
 
     limit = fields.Integer(validate=validate.Range(min=1, max=10_000), load_default=100)
+
+
+REASON = validate.Length(min=1, max=500)
+
+
+class WithdrawSchema(Schema):
+    """`POST /tournaments/{id}/withdraw`: the entrant (their own token may leave it out) and why."""
+
+    class Meta:
+        unknown = RAISE
+
+    entrant = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_PLAYERS), load_default=None)
+    reason = fields.String(validate=REASON, load_default="withdrew")
+
+
+class DisqualifySchema(Schema):
+    """`POST /tournaments/{id}/disqualify`."""
+
+    class Meta:
+        unknown = RAISE
+
+    entrant = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_PLAYERS))
+    reason = fields.String(required=True, validate=REASON)
+
+
+class AnnulSchema(Schema):
+    """`POST /tournaments/{id}/annul`."""
+
+    class Meta:
+        unknown = RAISE
+
+    round = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
+    table = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_PLAYERS))
+    reason = fields.String(required=True, validate=REASON)
+    replay = fields.Boolean(load_default=False)
+
+
+class TournamentListQuerySchema(Schema):
+    """`GET /tournaments` query."""
+
+    class Meta:
+        unknown = RAISE
+
+    status = fields.String(validate=validate.OneOf((REGISTERING, ACTIVE, FINISHED)), load_default=None)
+    game = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
+    cursor = fields.Integer(validate=validate.Range(min=0, max=10_000_000), load_default=0)
