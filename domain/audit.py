@@ -17,7 +17,7 @@ Server time and command ids are not re-derived: the rules do not read them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,10 +70,10 @@ def audit(raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
     return AuditReport(True, len(raw), checks=CHECKS)
 
 
-def chain_failure(raw: list[Mapping[str, Any]]) -> tuple[int, str] | None:
+def chain_failure(raw: Sequence[Mapping[str, Any]]) -> tuple[int, str] | None:
     """Return where and why a stored log's numbering or hash chain breaks first, or None."""
     try:
-        _check_chain(raw)
+        _check_chain(list(raw))
     except _Failure as failure:
         return failure.seq, failure.reason
     return None

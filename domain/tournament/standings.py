@@ -70,7 +70,7 @@ def points_by_entrant(tournament: Tournament) -> dict[int, Fraction]:
         for entrant in round_.byes:
             points[entrant] += bye
         for table in round_.tables:
-            if not table.counts:
+            if not table.counts or table.places is None:
                 continue
             row = tournament.scoring[str(len(table.entrants))]
             for entrant, earned in zip(table.entrants, table_points(row, table.places)):

@@ -66,9 +66,9 @@ def _rebuild(paths: list[str], only: str | None) -> int:
         with open(path, encoding="utf-8") as lines:
             text = lines.read().splitlines(keepends=True)
         if text and json.loads(text[0]).get("format") == BUNDLE_FORMAT:
-            for game_id, game in read_bundle(text).games.items():
-                if is_complete(game.head):
-                    games[game_id] = game.events
+            for game_id, file in read_bundle(text).games.items():
+                if is_complete(file.head):
+                    games[game_id] = file.events
         else:
             head, events = read_export(text)
             if is_complete(head):
