@@ -109,7 +109,6 @@ def test_an_organiser_runs_a_24_player_bloede_kuh_swiss_to_the_end_and_anyone_ca
     )
     assert withdrawn.status_code == 200, withdrawn.json
     for round_ in (2, 3):
-        assert view(client, tid)["round"] == round_
         play_round(client, tid, round_, [humans["ann"]["token"], dan["token"]])
 
     final = view(client, tid)
