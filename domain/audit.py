@@ -21,7 +21,7 @@ Server time and command ids are not re-derived: the rules do not read them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +83,15 @@ def audit(raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
     except _Failure as failure:
         return AuditReport(False, len(raw), failure.seq, failure.reason)
     return AuditReport(True, len(raw), checks=CHECKS)
+
+
+def chain_failure(raw: Sequence[Mapping[str, Any]]) -> tuple[int, str] | None:
+    """Return where and why a stored log's numbering or hash chain breaks first, or None."""
+    try:
+        _check_chain(list(raw))
+    except _Failure as failure:
+        return failure.seq, failure.reason
+    return None
 
 
 def _check_chain(raw: list[Mapping[str, Any]]) -> None:
@@ -166,6 +175,11 @@ def _reexecute(events: list[RecordedEvent], seed: str) -> None:
             game = evolve(game, event)
     if game.status != FINISHED:
         raise _Failure(events[-1].seq, "the rules do not end the game where the log does")
+
+
+def batches(events: list[RecordedEvent]) -> list[list[RecordedEvent]]:
+    """Split a log into the batches its commands appended (the command rides on the first event)."""
+    return _batches(events)
 
 
 def _batches(events: list[RecordedEvent]) -> list[list[RecordedEvent]]:

@@ -146,3 +146,11 @@ def leaderboard(table: RatingTable, limit: int | None = None) -> list[dict[str, 
         {"rank": i + 1, "player": player, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "games": r.games}
         for i, (player, r) in enumerate(ranked[:limit] if limit else ranked)
     ]
+
+
+def rebuild(game_type: str, games: Iterable[tuple[str, Sequence[str], Sequence[int]]]) -> RatingTable:
+    """Rate finished games (id, seat identities, places), in the order given, from a fresh table."""
+    table = RatingTable(game=game_type)
+    for game_id, identities, places in games:
+        table = apply(table, decide(table, game_id, identities, places))
+    return replace(table, version=table.rated_games)

@@ -7,6 +7,8 @@ tokens of a human entrant's games are added by the service, for that entrant onl
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 from domain.tournament.scoring import bye_points, table_points
@@ -26,7 +28,7 @@ def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str,
         tables = []
         for table in round_.tables:
             row = tournament.scoring[str(len(table.entrants))]
-            points = table_points(row, table.places) if table.places is not None else None
+            points = table_points(row, table.places) if table.counts and table.places is not None else None
             tables.append(
                 {
                     "table": table.number,
@@ -35,6 +37,9 @@ def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str,
                     "game_id": table.game_id,
                     "places": list(table.places) if table.places is not None else None,
                     "points": [_number(p) for p in points] if points is not None else None,
+                    "forfeited": list(table.forfeited),
+                    "void": table.void,
+                    "annulled_games": list(table.annulled),
                 }
             )
         rounds.append({"round": round_.number, "byes": list(round_.byes), "tables": tables})
@@ -56,10 +61,79 @@ def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str,
         "bye_points": _number(bye_points(tournament.scoring)) if tournament.scoring else 0,
         "max_players": tournament.max_players,
         "options": dict(tournament.options),
-        "players": [{"entrant": e.index, "name": e.name, "bot": e.bot} for e in tournament.entrants],
+        "players": [
+            {"entrant": e.index, "name": e.name, "bot": e.bot, "status": e.status, "joined_round": e.joined_round}
+            for e in tournament.entrants
+        ],
+        "late_entry_until": tournament.late_entry_until,
+        "corrections": [dict(correction) for correction in tournament.corrections],
         "rounds": rounds,
         "standings": lines,
         "you": you,
         "seed_commitment": tournament.seed_commitment,
         "seed": tournament.seed if tournament.status == FINISHED else None,
     }
+
+
+CSV_COLUMNS = (
+    "rank",
+    "entrant",
+    "name",
+    "bot",
+    "status",
+    "points",
+    "opponents_points",
+    "wins",
+    "games",
+    "byes",
+    "rating",
+)
+
+
+def standings_csv(tournament: Tournament) -> str:
+    """Return the standings as CSV, one line per entrant, for the organiser's spreadsheet."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for line in standings(tournament):
+        entrant = tournament.entrants[line.entrant]
+        row = {**line.to_dict(), "name": _cell(entrant.name), "bot": entrant.bot or ""}
+        writer.writerow([row[column] for column in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    # Names are typed by players: a leading = + - @ would run as a formula in a spreadsheet.
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def pairings(tournament: Tournament, number: int, base_url: str = "/") -> dict[str, Any] | None:
+    """Return one round's pairings (tables, seats, game links, byes), or None if there is no such round."""
+    if not 1 <= number <= len(tournament.played):
+        return None
+    round_ = tournament.played[number - 1]
+    names = {e.index: e.name for e in tournament.entrants}
+    tables = [
+        {
+            "table": table.number,
+            "game_id": table.game_id,
+            "game_url": f"{base_url}games/{table.game_id}" if table.game_id else None,
+            "seats": [{"seat": s, "entrant": e, "name": names[e]} for s, e in enumerate(table.entrants)],
+            "result": "void" if table.void else "forfeit" if table.forfeited else "played" if table.places else None,
+        }
+        for table in round_.tables
+    ]
+    byes = [{"entrant": e, "name": names[e]} for e in round_.byes]
+    return {"id": tournament.id, "game": tournament.game, "round": number, "tables": tables, "byes": byes}
+
+
+def pairings_text(listed: dict[str, Any]) -> str:
+    """Return a round's pairings as plain text to print and pin up."""
+    lines = [f"{listed['game']} tournament {listed['id']} - round {listed['round']}", ""]
+    for table in listed["tables"]:
+        lines.append(f"Table {table['table'] + 1}   {table['game_url'] or '(game not created yet)'}")
+        lines += [f"  seat {seat['seat'] + 1}: {seat['name']}" for seat in table["seats"]]
+        lines.append("")
+    if listed["byes"]:
+        lines.append("Byes: " + ", ".join(bye["name"] for bye in listed["byes"]))
+    return "\n".join(lines).rstrip() + "\n"

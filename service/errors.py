@@ -156,3 +156,21 @@ class ImportRefused(Refused):
     """An export that cannot be imported."""
 
     code = "import_refused"
+
+
+class TournamentInPlay(Forbidden):
+    """What is asked for needs a finished tournament: its seed is still secret."""
+
+    code = "tournament_in_play"
+
+
+class RoundNotFound(NotFound):
+    """The tournament has no round of that number (yet)."""
+
+    code = "round_not_found"
+
+
+class MissingEntrant(BadRequest):
+    """The organiser asked to withdraw someone without naming them."""
+
+    code = "missing_entrant"

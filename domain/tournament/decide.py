@@ -8,7 +8,20 @@ Commands are JSON-native dicts, recorded with their events like a game's:
 - `{"kind": "start", "ratings"}` — seats round 1;
 - `{"kind": "link", "round", "table", "game_id"}`;
 - `{"kind": "record", "results": [{"game_id", "places"}], "ratings"}` — when that
-  completes the round, the same batch starts the next one or finishes.
+  completes the round, the same batch starts the next one or finishes;
+- `{"kind": "withdraw", "entrant", "by": "entrant"|"organiser", "reason", "ratings"}`;
+- `{"kind": "disqualify", "entrant", "reason", "ratings"}`;
+- `{"kind": "annul", "round", "table", "reason", "replay", "ratings"}`.
+
+Withdrawal and disqualification take effect at once: the entrant is not paired
+from the next round on. A table of theirs still without a result is forfeited
+(`forfeit_places`): there is no move clock to finish the game for them, and a
+forfeit is decided in the tournament's own stream, so an auditor checks it
+from the bundle alone. A forfeit, like any result, may complete the round.
+
+Late entry: with `late_entry_until` R, registration stays open (Swiss only)
+until round R starts; a late entrant is paired from the next round and has
+scored nothing in the rounds before.
 
 `ratings` is the entrants' rating snapshot (entrant as a string -> ordinal),
 recorded so that the rating tiebreak is part of the tournament's own history.
@@ -30,6 +43,8 @@ from domain.tournament.errors import (
     GameNotInTournament,
     InvalidTournament,
     NotActive,
+    NotAnnullable,
+    NotPlaying,
     NotRegistering,
     RegistrationClosed,
     ResultAlreadyRecorded,
@@ -40,7 +55,7 @@ from domain.tournament.errors import (
 )
 from domain.tournament.pairing import plan_round
 from domain.tournament.standings import standings
-from domain.tournament.state import ACTIVE, FORMATS, REGISTERING, ROUND_ROBIN, Tournament, apply
+from domain.tournament.state import ACTIVE, FINISHED, FORMATS, REGISTERING, ROUND_ROBIN, Table, Tournament, apply
 
 MAX_ROUNDS = 50
 MAX_PLAYERS = 4096
@@ -60,6 +75,12 @@ def decide(tournament: Tournament, command: Mapping[str, Any], seed: str) -> lis
         return link(tournament, command)
     if kind == "record":
         return record_results(tournament, command, seed)
+    if kind == "withdraw":
+        return withdraw(tournament, command, seed)
+    if kind == "disqualify":
+        return disqualify(tournament, command, seed)
+    if kind == "annul":
+        return annul(tournament, command, seed)
     raise TournamentError(f"unknown command kind {kind!r}")
 
 
@@ -82,15 +103,23 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
     capacity = command.get("max_players") or (top if form == ROUND_ROBIN else DEFAULT_SWISS_CAPACITY)
     if not min(sizes) <= capacity <= top:
         raise InvalidTournament(f"max_players must be between {min(sizes)} and {top}", max_players=capacity)
+    late = command.get("late_entry_until") or 0
+    if late and (form == ROUND_ROBIN or not 2 <= late <= rounds):
+        raise InvalidTournament(
+            f"late entry is for Swiss tournaments, until a round from 2 to {rounds}", late_entry_until=late
+        )
     options = {}
     for size in sizes:
         options = normalise_options(rules, command.get("options"), size)
     if seed_commitment(seed) != command["seed_commitment"]:
         raise TournamentError("the seed does not match its commitment")
+    # Only when set, so that streams recorded before late entry existed re-execute unchanged.
+    extra = {"late_entry_until": late} if late else {}
     return [
         Event(
             "TournamentCreated",
             {
+                **extra,
                 "id": command["id"],
                 "game": rules.id,
                 "format": form,
@@ -108,7 +137,8 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
 
 def register(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
     """Register a human (by name) or a bot (by kind) while registration is open."""
-    if tournament.status != REGISTERING:
+    late = _late_round(tournament)
+    if tournament.status != REGISTERING and late is None:
         raise RegistrationClosed("the tournament has started; registration is closed")
     bot = command.get("bot")
     bots = RULES[tournament.game].bots
@@ -125,14 +155,24 @@ def register(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
         )
     entrant = len(tournament.entrants)
     data = {"entrant": entrant, "name": name, "bot": bot, "token_sha256": command.get("token_sha256")}
+    if late is not None:
+        data["round"] = late
     return [Event("PlayerRegistered", data, SYSTEM)]
+
+
+def _late_round(tournament: Tournament) -> int | None:
+    """Return the round in play if a late entrant may still register now, else None."""
+    current = tournament.current
+    if tournament.status != ACTIVE or current is None or current.number >= tournament.late_entry_until:
+        return None
+    return current.number
 
 
 def start(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list[Event]:
     """Close registration and seat the first round."""
     if tournament.status != REGISTERING:
         raise NotRegistering("the tournament has already started")
-    players, sizes = len(tournament.entrants), tournament.table_sizes
+    players, sizes = len(tournament.playing), tournament.table_sizes
     if tournament.format == ROUND_ROBIN and players not in sizes:
         raise TooFewPlayers(
             f"a round robin seats everyone at one table of {min(sizes)} to {max(sizes)}; {players} registered",
@@ -153,6 +193,8 @@ def link(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
         raise TournamentError("no such table in the current round", round=command["round"], table=command["table"])
     if table.game_id is not None:
         raise TableAlreadyLinked(f"table {table.number} already plays game {table.game_id}", game_id=table.game_id)
+    if table.decided:
+        raise TableAlreadyLinked(f"table {table.number} was forfeited before its game was linked", game_id=None)
     data = {"round": current.number, "table": table.number, "game_id": command["game_id"]}
     return [Event("GameLinked", data, SYSTEM)]
 
@@ -184,21 +226,115 @@ def record_results(tournament: Tournament, command: Mapping[str, Any], seed: str
             "places": list(result["places"]),
         }
         events.append(Event("ResultRecorded", data, SYSTEM))
+    return _close(tournament, events, command, seed)
+
+
+def _close(tournament: Tournament, events: list[Event], command: Mapping[str, Any], seed: str) -> list[Event]:
+    """Add, when `events` complete the round, the next round's start or the finish."""
     after = reduce(apply, events, tournament)
-    played = after.played[-1]  # the round these results belong to
+    played = after.played[-1]  # the round these events belong to
     if not played.complete:
         return events
     ratings = command.get("ratings") or {}
     if played.number < tournament.rounds:
-        return events + _round(after, played.number + 1, ratings, Chance(seed, tournament.version))
+        started = _round(after, played.number + 1, ratings, Chance(seed, tournament.version))
+        if started:
+            return events + started
     final = apply(after, Event("TournamentFinished", {"seed": seed, "ratings": ratings, "standings": []}))
     order = [line.entrant for line in standings(final)]
     return events + [Event("TournamentFinished", {"seed": seed, "ratings": dict(ratings), "standings": order}, SYSTEM)]
 
 
+def forfeit_places(table: Table, leaving: frozenset[int]) -> list[int]:
+    """Return a forfeited table's places: who stays shares first place, who leaves shares the last.
+
+    So the players left at the table lose nothing by a game they could not
+    finish (they share the points of the top places), and who left scores the
+    bottom ones.
+    """
+    last = len(table.entrants) - sum(1 for e in table.entrants if e in leaving) + 1
+    return [last if entrant in leaving else 1 for entrant in table.entrants]
+
+
+def withdraw(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list[Event]:
+    """Withdraw an entrant (by their token or the organiser's); forfeit their table in play."""
+    by = command.get("by")
+    if by not in ("entrant", "organiser"):
+        raise TournamentError("a withdrawal is asked for by the entrant or the organiser", by=by)
+    return _leave(tournament, command, seed, "PlayerWithdrawn", {"by": by})
+
+
+def disqualify(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list[Event]:
+    """Disqualify an entrant (the organiser, with a reason); forfeit their table in play."""
+    if tournament.status != ACTIVE:
+        raise NotActive("only a tournament in play can disqualify a player")
+    return _leave(tournament, command, seed, "PlayerDisqualified", {})
+
+
+def _leave(
+    tournament: Tournament, command: Mapping[str, Any], seed: str, kind: str, extra: Mapping[str, Any]
+) -> list[Event]:
+    entrant = command.get("entrant")
+    if not isinstance(entrant, int) or not 0 <= entrant < len(tournament.entrants):
+        raise TournamentError("no such entrant", entrant=entrant)
+    if tournament.status == FINISHED:
+        raise NotActive("the tournament is over")
+    if not tournament.entrants[entrant].playing:
+        raise NotPlaying(f"entrant {entrant} has already left the tournament", entrant=entrant)
+    reason = _reason(command)
+    current = tournament.current
+    round_ = current.number if current else 0
+    events = [Event(kind, {"entrant": entrant, "round": round_, **extra, "reason": reason}, SYSTEM)]
+    table = next((t for t in current.tables if entrant in t.entrants), None) if current else None
+    if table is None or table.decided:
+        return events
+    data = {
+        "round": round_,
+        "table": table.number,
+        "game_id": table.game_id,
+        "forfeited": [entrant],
+        "places": forfeit_places(table, frozenset({entrant})),
+    }
+    return _close(tournament, events + [Event("TableForfeited", data, SYSTEM)], command, seed)
+
+
+def annul(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list[Event]:
+    """Annul a table's recorded result: void it, or (round in play only) have it played again."""
+    if tournament.status != ACTIVE:
+        raise NotActive("results can be corrected while the tournament is in play")
+    number, table_number = command.get("round"), command.get("table")
+    round_ = tournament.played[number - 1] if isinstance(number, int) and 0 < number <= len(tournament.played) else None
+    table = next((t for t in round_.tables if t.number == table_number), None) if round_ else None
+    if round_ is None or table is None:
+        raise TournamentError("no such table", round=number, table=table_number)
+    if table.places is None or table.void:
+        raise NotAnnullable(f"round {number} table {table_number} has no result to annul", round=number)
+    replay = bool(command.get("replay"))
+    if replay and (round_ is not tournament.current or table.game_id is None):
+        raise NotAnnullable("only a played table of the round in play can be replayed", round=number)
+    data = {
+        "round": number,
+        "table": table_number,
+        "game_id": table.game_id,
+        "places": list(table.places),
+        "replay": replay,
+        "reason": _reason(command),
+    }
+    return _close(tournament, [Event("ResultAnnulled", data, SYSTEM)], command, seed)
+
+
+def _reason(command: Mapping[str, Any]) -> str:
+    reason = command.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise TournamentError("a correction needs a reason")
+    return reason.strip()
+
+
 def _round(tournament: Tournament, number: int, ratings: Mapping[str, float], chance: Chance) -> list[Event]:
-    """Return the events that start round `number`: its byes, ratings and tables."""
+    """Return the events that start round `number` (none if too few players are left to seat a table)."""
     tables, byes = plan_round(tournament, chance)
+    if not tables:
+        return []
     started = Event("RoundStarted", {"round": number, "byes": byes, "ratings": dict(ratings)}, SYSTEM)
     seated = [Event("TableSeated", {"round": number, "table": i, "entrants": t}, SYSTEM) for i, t in enumerate(tables)]
     return [started] + seated

@@ -75,3 +75,15 @@ class GameNotFinished(TournamentError):
     """The game has no result yet."""
 
     code = "game_not_finished"
+
+
+class NotPlaying(TournamentError):
+    """The entrant has already withdrawn or been disqualified."""
+
+    code = "not_playing"
+
+
+class NotAnnullable(TournamentError):
+    """The table has no result that can be annulled (or replayed) now."""
+
+    code = "not_annullable"

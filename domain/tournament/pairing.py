@@ -13,6 +13,10 @@
   player who repeats a meeting moves by the cheapest swap). Seat
   order at each table is drawn, so no one is always first to play.
 - Byes go to the lowest-ranked players among those with the fewest byes.
+- Only entrants still playing are paired: a withdrawn or disqualified entrant
+  leaves every later round (a round robin's rotation goes on without them); a
+  late entrant joins the next round planned. Too few players left for a table
+  means no round (the tournament then finishes).
 
 All randomness comes from the `Chance` handed in (the tournament's seed at the
 version the round is decided at), and the outcome is recorded in the events.
@@ -175,7 +179,7 @@ def _min_conflicts(tables: list[list[int]], met: Meetings, chance: Chance, reach
 def rank_for_pairing(tournament: Tournament, chance: Chance) -> list[int]:
     """Return the entrants by points, best first, in random order within equal points."""
     points = points_by_entrant(tournament)
-    shuffled = chance.shuffle([e.index for e in tournament.entrants])
+    shuffled = chance.shuffle([e.index for e in tournament.playing])
     return sorted(shuffled, key=lambda entrant: -points[entrant])
 
 
@@ -183,11 +187,15 @@ def plan_round(tournament: Tournament, chance: Chance) -> tuple[list[list[int]],
     """Return the next round's tables (each in seat order) and its byes."""
     if tournament.format == ROUND_ROBIN:
         if not tournament.played:
-            return [chance.shuffle([e.index for e in tournament.entrants])], []
+            return [chance.shuffle([e.index for e in tournament.playing])], []
         first = list(tournament.played[0].tables[0].entrants)
         shift = len(tournament.played) % len(first)
-        return [first[shift:] + first[:shift]], []
-    sizes, bye_count = split(len(tournament.entrants), tournament.table_sizes)
+        playing = {e.index for e in tournament.playing}
+        table = [entrant for entrant in first[shift:] + first[:shift] if entrant in playing]
+        return ([table], []) if len(table) in tournament.table_sizes else ([], [])
+    sizes, bye_count = split(len(tournament.playing), tournament.table_sizes)
+    if not sizes:
+        return [], []
     ranked = rank_for_pairing(tournament, chance)
     byes_had = Counter(entrant for round_ in tournament.played for entrant in round_.byes)
     byes = choose_byes(ranked, bye_count, byes_had)

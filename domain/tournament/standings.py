@@ -10,6 +10,11 @@
 5. registration order, only to list players who are equal on all four; they
    share a rank.
 
+A table whose result was annulled as void scores nothing for anyone and is
+not a game played; a forfeited table scores by its forfeit places but counts
+no wins. A withdrawn entrant keeps their place in the standings; a
+disqualified one is listed below everyone else (ranked among themselves).
+
 Everything is exact (`Fraction`), so a rebuild can never differ in the last digit.
 """
 
@@ -21,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from domain.tournament.scoring import bye_points, table_points
-from domain.tournament.state import Tournament
+from domain.tournament.state import DISQUALIFIED, Tournament
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,7 @@ class Standing:
     rating: float
     games: int
     byes: int
+    status: str = "active"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON-native line (points as numbers; exact halves stay exact)."""
@@ -48,6 +54,7 @@ class Standing:
             "rating": self.rating,
             "games": self.games,
             "byes": self.byes,
+            "status": self.status,
         }
 
 
@@ -63,7 +70,7 @@ def points_by_entrant(tournament: Tournament) -> dict[int, Fraction]:
         for entrant in round_.byes:
             points[entrant] += bye
         for table in round_.tables:
-            if table.places is None:
+            if not table.counts or table.places is None:
                 continue
             row = tournament.scoring[str(len(table.entrants))]
             for entrant, earned in zip(table.entrants, table_points(row, table.places)):
@@ -82,17 +89,18 @@ def standings(tournament: Tournament) -> list[Standing]:
         for entrant in round_.byes:
             byes[entrant] += 1
         for table in round_.tables:
-            if table.places is None:
+            if not table.counts or table.places is None:
                 continue
             for entrant, place in zip(table.entrants, table.places):
                 games[entrant] += 1
-                wins[entrant] += place == 1
+                wins[entrant] += place == 1 and not table.forfeited
                 met[entrant] += [other for other in table.entrants if other != entrant]
     ratings = tournament.ratings
 
-    def key(entrant: int) -> tuple[Fraction, Fraction, int, float]:
+    def key(entrant: int) -> tuple[bool, Fraction, Fraction, int, float]:
         opponents = sum((points[o] for o in met[entrant]), Fraction(0))
-        return (-points[entrant], -opponents, -wins[entrant], -ratings.get(entrant, 0.0))
+        out = tournament.entrants[entrant].status == DISQUALIFIED
+        return (out, -points[entrant], -opponents, -wins[entrant], -ratings.get(entrant, 0.0))
 
     keys = {e.index: key(e.index) for e in tournament.entrants}
     order = sorted(keys, key=lambda entrant: (keys[entrant], entrant))
@@ -105,11 +113,12 @@ def standings(tournament: Tournament) -> list[Standing]:
                 entrant=entrant,
                 rank=rank,
                 points=points[entrant],
-                opponents=-keys[entrant][1],
+                opponents=-keys[entrant][2],
                 wins=wins[entrant],
                 rating=ratings.get(entrant, 0.0),
                 games=games[entrant],
                 byes=byes[entrant],
+                status=tournament.entrants[entrant].status,
             )
         )
     return lines

@@ -3,15 +3,29 @@
 Events (all past tense, all JSON-native):
 
 - `TournamentCreated` — game, format, rounds, table sizes, scoring rows, capacity,
-  game options, the seed's commitment and the organiser's token hash;
-- `PlayerRegistered` — entrant number, name, bot kind (or null), token hash;
+  game options, the seed's commitment, the organiser's token hash and, when late
+  entry is allowed, `late_entry_until` (registration stays open until that round starts);
+- `PlayerRegistered` — entrant number, name, bot kind (or null), token hash; a late
+  entrant's also carries `round`, the round in play when they joined;
 - `RoundStarted` — round number, the entrants on a bye, and the ratings
   snapshot (entrant -> ordinal) that standings use as their last tiebreak;
 - `TableSeated` — a table of the round and its entrants in seat order;
 - `GameLinked` — the game a table plays;
 - `ResultRecorded` — a table's places, copied from its game's `GameEnded`;
+- `PlayerWithdrawn` — an entrant (by their own token or the organiser's) leaves:
+  not paired again; `round` is the round in play, `by` who asked, `reason`;
+- `PlayerDisqualified` — the organiser removes an entrant, with a reason: not
+  paired again and listed below everyone else in the standings;
+- `TableForfeited` — a table whose game had no result when one of its players
+  withdrew or was disqualified: its places by the forfeit rule (`decide.forfeit_places`);
+- `ResultAnnulled` — the organiser annuls a table's result, with a reason: the
+  table is void (nobody scores for it), or, with `replay`, it is played again
+  with a new game;
 - `TournamentFinished` — the final standings order, ratings snapshot, and the
   revealed seed (anyone can then recompute every draw).
+
+Corrections are events, never edits: the annulled result stays in the stream
+and in the view, marked as annulled, beside the reason.
 """
 
 from __future__ import annotations
@@ -26,6 +40,7 @@ from domain.events import GENESIS_HASH, Event, RecordedEvent
 from domain.ratings import identity
 
 REGISTERING, ACTIVE, FINISHED = "registering", "active", "finished"
+PLAYING, WITHDRAWN, DISQUALIFIED = "active", "withdrawn", "disqualified"
 SWISS, ROUND_ROBIN = "swiss", "round-robin"
 FORMATS = (SWISS, ROUND_ROBIN)
 EMPTY: Mapping[Any, Any] = MappingProxyType({})
@@ -39,6 +54,13 @@ class Entrant:
     name: str
     bot: str | None = None
     token_sha256: str | None = None
+    status: str = PLAYING
+    joined_round: int = 0
+
+    @property
+    def playing(self) -> bool:
+        """Tell whether the entrant is still paired (not withdrawn or disqualified)."""
+        return self.status == PLAYING
 
     @property
     def rating_identity(self) -> str:
@@ -58,6 +80,19 @@ class Table:
     entrants: tuple[int, ...]
     game_id: str | None = None
     places: tuple[int, ...] | None = None
+    forfeited: tuple[int, ...] = ()
+    void: bool = False
+    annulled: tuple[str, ...] = ()
+
+    @property
+    def decided(self) -> bool:
+        """Tell whether the table needs nothing more: a result on record, or annulled as void."""
+        return self.places is not None or self.void
+
+    @property
+    def counts(self) -> bool:
+        """Tell whether the table's result scores (recorded, and not annulled)."""
+        return self.places is not None and not self.void
 
 
 @dataclass(frozen=True)
@@ -72,7 +107,7 @@ class Round:
     @property
     def complete(self) -> bool:
         """Tell whether every table of the round has its result."""
-        return all(table.places is not None for table in self.tables)
+        return all(table.decided for table in self.tables)
 
 
 @dataclass(frozen=True)
@@ -97,6 +132,13 @@ class Tournament:
     seed: str | None = None
     final_ratings: Mapping[int, float] | None = None
     final_order: tuple[int, ...] = field(default=())
+    late_entry_until: int = 0
+    corrections: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def playing(self) -> tuple[Entrant, ...]:
+        """Return the entrants still paired, in registration order."""
+        return tuple(e for e in self.entrants if e.playing)
 
     @property
     def current(self) -> Round | None:
@@ -146,9 +188,12 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
             options=MappingProxyType(dict(data["options"])),
             seed_commitment=data["seed_commitment"],
             organiser_sha256=data["organiser_sha256"],
+            late_entry_until=data.get("late_entry_until", 0),
         )
     if event.type == "PlayerRegistered":
-        entrant = Entrant(data["entrant"], data["name"], data.get("bot"), data.get("token_sha256"))
+        entrant = Entrant(
+            data["entrant"], data["name"], data.get("bot"), data.get("token_sha256"), joined_round=data.get("round", 0)
+        )
         return replace(tournament, entrants=tournament.entrants + (entrant,))
     if event.type == "RoundStarted":
         round_ = Round(data["round"], tuple(data["byes"]), _int_keys(data["ratings"]))
@@ -165,6 +210,19 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
     if event.type == "ResultRecorded":
         table = _table(tournament, data["table"])
         return _set_table(tournament, data["table"], replace(table, places=tuple(data["places"])))
+    if event.type == "TableForfeited":
+        table = replace(
+            _table(tournament, data["table"]), places=tuple(data["places"]), forfeited=tuple(data["forfeited"])
+        )
+        return _set_table(tournament, data["table"], table)
+    if event.type in ("PlayerWithdrawn", "PlayerDisqualified"):
+        status = WITHDRAWN if event.type == "PlayerWithdrawn" else DISQUALIFIED
+        entrants = list(tournament.entrants)
+        entrants[data["entrant"]] = replace(entrants[data["entrant"]], status=status)
+        corrections = tournament.corrections + ({"type": event.type, **data},)
+        return replace(tournament, entrants=tuple(entrants), corrections=corrections)
+    if event.type == "ResultAnnulled":
+        return _annul(tournament, data)
     if event.type == "TournamentFinished":
         return replace(
             tournament,
@@ -176,9 +234,24 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
     return tournament
 
 
-def _table(tournament: Tournament, number: int) -> Table:
-    current = tournament.played[-1]  # tables are only ever in the round in play
-    return next(t for t in current.tables if t.number == number)
+def _table(tournament: Tournament, number: int, round_: int | None = None) -> Table:
+    played = tournament.played[-1] if round_ is None else tournament.played[round_ - 1]
+    return next(t for t in played.tables if t.number == number)
+
+
+def _annul(tournament: Tournament, data: Mapping[str, Any]) -> Tournament:
+    """Void a table's result, or clear it for a replay (which only the round in play can have)."""
+    number, table_number = data["round"], data["table"]
+    table = _table(tournament, table_number, number)
+    if data["replay"]:
+        table = Table(table.number, table.entrants, annulled=table.annulled + (data["game_id"],))
+    else:
+        table = replace(table, void=True)
+    round_ = tournament.played[number - 1]
+    tables = tuple(table if t.number == table_number else t for t in round_.tables)
+    played = tournament.played[: number - 1] + (replace(round_, tables=tables),) + tournament.played[number:]
+    corrections = tournament.corrections + ({"type": "ResultAnnulled", **data},)
+    return replace(tournament, played=played, corrections=corrections)
 
 
 def evolve(tournament: Tournament, event: RecordedEvent) -> Tournament:

@@ -49,9 +49,16 @@ class TournamentIndex:
     def _key(self, tournament_id: str, name: str) -> str:
         return f"{self.prefix}:{{{tournament_id}}}:{name}"
 
-    def add_tournament(self, tournament_id: str, created: float) -> None:
-        """List a new tournament."""
+    def add_tournament(self, tournament_id: str, created: float, game: str | None = None) -> None:
+        """List a new tournament (also under its game type)."""
         self.redis.zadd(f"{self.prefix}:tournaments", {tournament_id: created})
+        if game:
+            self.redis.zadd(f"{self.prefix}:tournaments:{game}", {tournament_id: created})
+
+    def recent_tournaments(self, game: str | None, start: int, count: int) -> list[str]:
+        """Return tournament ids newest first, from position `start` (of one game type, if given)."""
+        key = f"{self.prefix}:tournaments" + (f":{game}" if game else "")
+        return [text(t) for t in self.redis.zrevrange(key, start, start + count - 1)]
 
     def link_game(self, game_id: str, tournament_id: str) -> None:
         """Remember that a game is played for a tournament."""
@@ -76,9 +83,9 @@ class TournamentIndex:
         raw = self.redis.hmget(self._key(tournament_id, "seat-tokens"), [f"{g}:{s}" for g, s in seats])
         return [text(value) if value is not None else None for value in raw]
 
-    def claim_table(self, tournament_id: str, round_: int, table: int) -> bool:
-        """Claim the creation of a table's game; a crashed claimer's claim lapses."""
-        key = self._key(tournament_id, f"claim:{round_}:{table}")
+    def claim_table(self, tournament_id: str, round_: int, table: int, replay: int = 0) -> bool:
+        """Claim the creation of a table's game (its `replay`-th replay); a crashed claimer's claim lapses."""
+        key = self._key(tournament_id, f"claim:{round_}:{table}" + (f":{replay}" if replay else ""))
         return bool(self.redis.set(key, "1", nx=True, ex=CLAIM_SECONDS))
 
     def delete(self, tournament_id: str) -> None:

@@ -23,7 +23,7 @@ import re
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,12 +32,15 @@ from domain.events import RecordedEvent, canonical_json
 from domain.game import FINISHED as GAME_FINISHED
 from domain.game import Game
 from domain.tournament import decide, replay
+from domain.tournament.audit import TournamentAuditReport
 from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
+from domain.tournament.seeding import game_seed
 from domain.tournament.state import ACTIVE, Table, Tournament
 from projections.tournament import tournament_view
 from service.adapters.cache import AggregateCache, GameRepository
 from service.adapters.indexes import TournamentIndex
 from service.adapters.store import EventStore
+from service.application import tournament_files
 from service.application.clock import utc_now
 from service.application.commands import CommandPath, Decision, Outcome
 from service.application.games import GameService, Jobs
@@ -47,11 +50,6 @@ from service.errors import TournamentNotFound, VersionConflict
 
 ORGANISER = "organiser"
 _ID = re.compile(r"^t-[0-9a-f]{16}$")
-
-
-def game_seed(seed: str, round_: int, table: int) -> str:
-    """Return a table's game seed, derived from the tournament's (checkable once it is revealed)."""
-    return hashlib.sha256(f"{seed}:round:{round_}:table:{table}".encode()).hexdigest()
 
 
 def _fold(events: Iterable[RecordedEvent], tournament: Tournament | None) -> Tournament:
@@ -98,6 +96,7 @@ class TournamentService:
         max_players: int | None = None,
         options: Mapping[str, Any] | None = None,
         seed: str | None = None,
+        late_entry_until: int = 0,
     ) -> tuple[Tournament, str]:
         """Create a tournament; return it and the organiser's token."""
         tournament_id = f"t-{uuid.uuid4().hex[:16]}"
@@ -116,10 +115,12 @@ class TournamentService:
             "seed_commitment": seed_commitment(seed),
             "organiser_sha256": token_sha256(organiser_token),
         }
+        if late_entry_until:
+            command["late_entry_until"] = late_entry_until
         events = decide(Tournament(), command, seed)
         self.store.save_seed(tournament_id, seed)
         outcome = self.commands.create(tournament_id, Tournament(id=tournament_id), Decision(command, events))
-        self.index.add_tournament(tournament_id, time.time())
+        self.index.add_tournament(tournament_id, time.time(), outcome.after.game)
         return outcome.after, organiser_token
 
     def register(self, tournament_id: str, *, name: str | None = None, bot: str | None = None) -> dict[str, Any]:
@@ -173,6 +174,33 @@ class TournamentService:
         self.jobs.advance(tournament_id, f"v{outcome.before.version}")
         return outcome.after
 
+    def withdraw(self, tournament_id: str, entrant: int, *, by: str, reason: str) -> Tournament:
+        """Withdraw an entrant from the next round on; a game of theirs still in play is forfeited."""
+        self.advance(tournament_id)  # a game that has just ended counts as played, not forfeited
+        return self._correct(tournament_id, {"kind": "withdraw", "entrant": entrant, "by": by, "reason": reason})
+
+    def disqualify(self, tournament_id: str, entrant: int, *, reason: str) -> Tournament:
+        """Disqualify an entrant (the organiser); a game of theirs still in play is forfeited."""
+        self.advance(tournament_id)
+        return self._correct(tournament_id, {"kind": "disqualify", "entrant": entrant, "reason": reason})
+
+    def annul(self, tournament_id: str, round_: int, table: int, *, reason: str, replay: bool) -> Tournament:
+        """Annul a table's recorded result: void, or played again with a new game (round in play only)."""
+        command = {"kind": "annul", "round": round_, "table": table, "reason": reason, "replay": replay}
+        return self._correct(tournament_id, command)
+
+    def _correct(self, tournament_id: str, command: Mapping[str, Any]) -> Tournament:
+        seed = self._seed(tournament_id)
+
+        def decide_correction(tournament: Tournament) -> Decision:
+            full = {**command, "ratings": self._snapshot(tournament)}
+            return Decision(full, decide(tournament, full, seed))
+
+        outcome = self._run(tournament_id, decide_correction, optimistic=True)
+        # A forfeit may have completed the round, a replay needs its game: a step sees to both.
+        self.jobs.advance(tournament_id, f"v{outcome.before.version}")
+        return self.cached(tournament_id)
+
     def advance(self, tournament_id: str) -> str:
         """Take every step the tournament waits on: "advanced", "waiting", "busy" or "idle"."""
         outcome = "idle"
@@ -181,7 +209,7 @@ class TournamentService:
             current = tournament.current
             if tournament.status != ACTIVE or current is None:
                 return outcome
-            unlinked = [table for table in current.tables if table.game_id is None]
+            unlinked = [table for table in current.tables if table.game_id is None and not table.decided]
             if unlinked:
                 if not [table for table in unlinked if self._open_table(tournament, table)]:
                     return "busy"  # another worker holds the claims; its games will notify
@@ -215,7 +243,7 @@ class TournamentService:
         current = tournament.current
         if tournament.status != ACTIVE or current is None:
             return tournament
-        if any(t.game_id is None for t in current.tables) or self._finished_results(tournament):
+        if any(t.game_id is None and not t.decided for t in current.tables) or self._finished_results(tournament):
             self.jobs.advance(tournament.id, f"v{tournament.version}")
         # An in-process step has already run and left its result in the cache.
         return self.cached(tournament.id)
@@ -251,6 +279,18 @@ class TournamentService:
             view["your_games"] = self._games_of(tournament, you)
         return view
 
+    def listing(self, *, status: str | None, game: str | None, limit: int, cursor: int) -> dict[str, Any]:
+        """Return a page of tournaments, newest first (see `tournament_files.listing`)."""
+        return tournament_files.listing(self, status=status, game=game, limit=limit, cursor=cursor)
+
+    def export(self, tournament_id: str) -> Iterator[str]:
+        """Yield a finished tournament's bundle (NDJSON): its stream and every recorded game's export."""
+        return tournament_files.bundle(self, tournament_id)
+
+    def audit(self, tournament_id: str) -> TournamentAuditReport:
+        """Audit a finished tournament and every game it recorded."""
+        return tournament_files.audit(self, tournament_id)
+
     def caller(self, tournament: Tournament, token: str) -> int | str | None:
         """Return who holds a token of this tournament (an entrant number, ORGANISER), or None."""
         digest = token_sha256(token)
@@ -282,10 +322,11 @@ class TournamentService:
         if current is None:
             return False
         round_ = current.number
-        if not self.index.claim_table(tournament.id, round_, table.number):
+        replay = len(table.annulled)
+        if not self.index.claim_table(tournament.id, round_, table.number, replay):
             return False
         seats = [tournament.entrants[e].seat_spec() for e in table.entrants]
-        seed = game_seed(self._seed(tournament.id), round_, table.number)
+        seed = game_seed(self._seed(tournament.id), round_, table.number, replay)
         game, tokens = self.games.create(tournament.game, seats, tournament.options, seed=seed)
         # Tokens and the game map first: once linked, a game's tokens can be
         # fetched and its end finds its tournament.

@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 
-from service.cli import archive, tournament
+from service.cli import archive, bundles, tournament
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,6 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
     tournament.add_parser(commands)
     archive.add_parsers(commands)
+    bundles.add_parsers(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
@@ -30,6 +31,8 @@ def main(argv: list[str] | None = None) -> int:
         return tournament.main(args)
     if args.command in ("audit", "import", "archive", "replay"):
         return archive.run(args)
+    if args.command in ("audit-tournament", "ratings"):
+        return bundles.run(args)
     return 2
 
 

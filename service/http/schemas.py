@@ -8,7 +8,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from domain.games import RULES
 from domain.tournament.decide import MAX_PLAYERS, MAX_ROUNDS
-from domain.tournament.state import FORMATS
+from domain.tournament.state import ACTIVE, FINISHED, FORMATS, REGISTERING
 from service.http.fields import Text, WholeNumber
 
 # Every game's bot kinds; which kinds a game has is checked in domain/ when a
@@ -121,6 +121,7 @@ class CreateTournamentSchema(Schema):
     )
     options = fields.Dict(keys=Text(max_length=NAME_LENGTH), load_default=dict)
     seed = Text(max_length=SEED_LENGTH, load_default=None)
+    late_entry_until = WholeNumber(minimum=0, maximum=MAX_ROUNDS, load_default=0)
 
 
 class RegisterSchema(SeatSpecSchema):
@@ -150,6 +151,50 @@ class LeaderboardQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=10_000), load_default=100)
 
 
+class WithdrawSchema(Schema):
+    """`POST /tournaments/{id}/withdraw`: the entrant (their own token may leave it out) and why."""
+
+    class Meta:
+        unknown = RAISE
+
+    entrant = WholeNumber(minimum=0, maximum=MAX_PLAYERS, load_default=None)
+    reason = Text(max_length=500, load_default="withdrew")
+
+
+class DisqualifySchema(Schema):
+    """`POST /tournaments/{id}/disqualify`."""
+
+    class Meta:
+        unknown = RAISE
+
+    entrant = WholeNumber(required=True, minimum=0, maximum=MAX_PLAYERS)
+    reason = Text(max_length=500, required=True)
+
+
+class AnnulSchema(Schema):
+    """`POST /tournaments/{id}/annul`."""
+
+    class Meta:
+        unknown = RAISE
+
+    round = WholeNumber(required=True, minimum=1, maximum=MAX_ROUNDS)
+    table = WholeNumber(required=True, minimum=0, maximum=MAX_PLAYERS)
+    reason = Text(max_length=500, required=True)
+    replay = fields.Boolean(load_default=False)
+
+
+class TournamentListQuerySchema(Schema):
+    """`GET /tournaments` query."""
+
+    class Meta:
+        unknown = RAISE
+
+    status = fields.String(validate=validate.OneOf((REGISTERING, ACTIVE, FINISHED)), load_default=None)
+    game = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
+    cursor = fields.Integer(validate=validate.Range(min=0, max=10_000_000), load_default=0)
+
+
 # One instance of each, shared by every request: building a schema costs more than loading with it.
 CREATE_GAME = CreateGameSchema()
 VIEW_QUERY = ViewQuerySchema()
@@ -161,3 +206,7 @@ CREATE_TOURNAMENT = CreateTournamentSchema()
 REGISTER = RegisterSchema()
 RECORD_RESULT = RecordResultSchema()
 LEADERBOARD_QUERY = LeaderboardQuerySchema()
+WITHDRAW = WithdrawSchema()
+DISQUALIFY = DisqualifySchema()
+ANNUL = AnnulSchema()
+TOURNAMENT_LIST_QUERY = TournamentListQuerySchema()

@@ -10,14 +10,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, Response, jsonify, request
 
 from domain.games import RULES
-from service.application.tournaments import TournamentService
-from service.errors import GameTypeNotFound, UnknownGameType
+from projections.tournament import pairings, pairings_text, standings_csv, tournament_view
+from service.application.tournaments import ORGANISER, TournamentService
+from service.errors import (
+    GameTypeNotFound,
+    MissingEntrant,
+    MissingToken,
+    NotOrganiser,
+    RoundNotFound,
+    UnknownGameType,
+)
 from service.http.auth import require_organiser, tournament_caller
 from service.http.requests import body, query, services
-from service.http.schemas import CREATE_TOURNAMENT, LEADERBOARD_QUERY, RECORD_RESULT, REGISTER
+from service.http.schemas import (
+    ANNUL,
+    CREATE_TOURNAMENT,
+    DISQUALIFY,
+    LEADERBOARD_QUERY,
+    RECORD_RESULT,
+    REGISTER,
+    TOURNAMENT_LIST_QUERY,
+    WITHDRAW,
+)
 
 tournaments = Blueprint("tournaments", __name__)
 
@@ -42,6 +59,7 @@ def create_tournament() -> Any:
         max_players=data["max_players"],
         options=data["options"],
         seed=data["seed"],
+        late_entry_until=data["late_entry_until"],
     )
     return jsonify({"id": created.id, "organiser_token": token, "tournament": service().view(created)}), 201
 
@@ -78,6 +96,97 @@ def get_tournament(tournament_id: str) -> Any:
     """Return rounds, tables with game ids, results and standings; an entrant also sees its seat tokens."""
     tournament = service().load(tournament_id)
     return jsonify(service().view(tournament, tournament_caller(tournament)))
+
+
+@tournaments.get("/tournaments")
+def list_tournaments() -> Any:
+    """List tournaments newest first, a page at a time, by status and game type."""
+    args = query(TOURNAMENT_LIST_QUERY)
+    page = service().listing(status=args["status"], game=args["game"], limit=args["limit"], cursor=args["cursor"])
+    return jsonify(page)
+
+
+@tournaments.post("/tournaments/<tournament_id>/withdraw")
+def withdraw(tournament_id: str) -> Any:
+    """Withdraw an entrant: with their own token, or the organiser's naming them."""
+    tournament = service().load(tournament_id)
+    caller = tournament_caller(tournament)
+    data = body(WITHDRAW)
+    if caller is None:
+        raise MissingToken("this route needs Authorization: Bearer <entrant or organiser token>")
+    if caller == ORGANISER:
+        if data["entrant"] is None:
+            raise MissingEntrant("the organiser names the entrant who withdraws")
+        entrant, by = data["entrant"], "organiser"
+    else:
+        if data["entrant"] not in (None, caller):
+            raise NotOrganiser("an entrant's token withdraws only that entrant")
+        entrant, by = int(caller), "entrant"
+    withdrawn = service().withdraw(tournament_id, entrant, by=by, reason=data["reason"])
+    return jsonify(service().view(withdrawn, caller))
+
+
+@tournaments.post("/tournaments/<tournament_id>/disqualify")
+def disqualify(tournament_id: str) -> Any:
+    """Disqualify an entrant, with a reason (the organiser)."""
+    require_organiser(service().load(tournament_id))
+    data = body(DISQUALIFY)
+    return jsonify(service().view(service().disqualify(tournament_id, data["entrant"], reason=data["reason"])))
+
+
+@tournaments.post("/tournaments/<tournament_id>/annul")
+def annul(tournament_id: str) -> Any:
+    """Annul a table's result, with a reason: void, or played again (the organiser)."""
+    require_organiser(service().load(tournament_id))
+    data = body(ANNUL)
+    annulled = service().annul(
+        tournament_id, data["round"], data["table"], reason=data["reason"], replay=data["replay"]
+    )
+    return jsonify(service().view(annulled))
+
+
+@tournaments.get("/tournaments/<tournament_id>/standings")
+def get_standings(tournament_id: str) -> Any:
+    """Return the standings: JSON, or CSV with `Accept: text/csv`."""
+    tournament = service().check(service().load(tournament_id))
+    if _prefers("text/csv"):
+        filename = f"{tournament.id}-standings.csv"
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+        return Response(standings_csv(tournament), mimetype="text/csv", headers=headers)
+    view = tournament_view(tournament)
+    return jsonify({"id": tournament.id, "status": tournament.status, "standings": view["standings"]})
+
+
+@tournaments.get("/tournaments/<tournament_id>/rounds/<int:round_number>/pairings")
+def get_pairings(tournament_id: str, round_number: int) -> Any:
+    """Return a round's tables, seats and game links: JSON, or printable text with `Accept: text/plain`."""
+    tournament = service().check(service().load(tournament_id))
+    listed = pairings(tournament, round_number, request.host_url)
+    if listed is None:
+        raise RoundNotFound(f"tournament {tournament.id} has no round {round_number}", round=round_number)
+    if _prefers("text/plain"):
+        return Response(pairings_text(listed), mimetype="text/plain")
+    return jsonify(listed)
+
+
+@tournaments.get("/tournaments/<tournament_id>/export")
+def export_tournament(tournament_id: str) -> Any:
+    """Return a finished tournament's bundle: its stream and every recorded game's export, as NDJSON."""
+    lines = list(service().export(tournament_id))  # built whole, so a failure is an error, not a cut file
+    headers = {"Content-Disposition": f'attachment; filename="{tournament_id}.ndjson"'}
+    return Response(lines, mimetype="application/x-ndjson", headers=headers)
+
+
+@tournaments.get("/tournaments/<tournament_id>/audit")
+def audit_tournament(tournament_id: str) -> Any:
+    """Audit a finished tournament: every game, every result, every pairing and the final standings."""
+    return jsonify(service().audit(tournament_id).to_dict())
+
+
+def _prefers(mimetype: str) -> bool:
+    """Tell whether the Accept header prefers `mimetype` to JSON."""
+    best = request.accept_mimetypes.best_match(["application/json", mimetype], default="application/json")
+    return best == mimetype and request.accept_mimetypes[mimetype] > request.accept_mimetypes["application/json"]
 
 
 @tournaments.get("/leaderboards/<game>")

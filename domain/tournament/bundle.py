@@ -1,0 +1,95 @@
+"""The tournament bundle: one NDJSON file with the tournament's stream and every game it recorded.
+
+Line 1 is the header `{"format": "menagerie-tournament/1", "id", "game",
+"status", "version", "seed_commitment", "games": [game ids]}`; then the
+tournament's events, one a line, exactly as stored (`version` of them); then,
+for each game in `games`, that game's own export (`menagerie-game/1`: its
+header line, then its events). A line holding `format` starts a section; an
+event never does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.export import EVENT_KEYS, ExportFormatError, export_lines, read_export
+from domain.export import FORMAT as GAME_FORMAT
+
+FORMAT = "menagerie-tournament/1"
+
+
+@dataclass(frozen=True)
+class GameFile:
+    """One game's export inside a bundle."""
+
+    head: Mapping[str, Any]
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """A parsed bundle: header, the tournament's stored events, and the games by id."""
+
+    head: Mapping[str, Any]
+    events: list[dict[str, Any]]
+    games: dict[str, GameFile]
+
+
+def bundle_lines(
+    head: Mapping[str, Any], events: Sequence[Mapping[str, Any]], games: Iterable[GameFile]
+) -> Iterator[str]:
+    """Yield the NDJSON lines of a bundle."""
+    yield json.dumps({**head, "format": FORMAT}, sort_keys=True) + "\n"
+    for event in events:
+        yield json.dumps(event, sort_keys=True) + "\n"
+    for game in games:
+        yield from export_lines(game.head, game.events)
+
+
+def read_bundle(lines: Iterable[str]) -> Bundle:
+    """Parse a bundle; raise ExportFormatError naming the first bad line."""
+    sections: list[tuple[int, Any, list[str]]] = []
+    head: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ExportFormatError(number, f"not JSON ({error.msg})") from None
+        if not isinstance(value, dict):
+            raise ExportFormatError(number, "not a JSON object")
+        if head is None:
+            if value.get("format") != FORMAT:
+                raise ExportFormatError(number, f"not a {FORMAT} header")
+            head = value
+        elif value.get("format") == GAME_FORMAT:
+            sections.append((number, value, [line]))
+        elif sections:
+            sections[-1][2].append(line)
+        else:
+            missing = EVENT_KEYS - set(value)
+            if missing:
+                raise ExportFormatError(number, f"not an event (missing {', '.join(sorted(missing))})")
+            events.append(value)
+    if head is None:
+        raise ExportFormatError(1, "empty file")
+    if len(events) != head.get("version"):
+        raise ExportFormatError(
+            len(events) + 2,
+            f"the header announces {head.get('version')} tournament events, the file holds {len(events)}",
+        )
+    games: dict[str, GameFile] = {}
+    for number, _head, game_lines in sections:
+        try:
+            parsed_head, game_events = read_export(game_lines)
+        except ExportFormatError as error:
+            raise ExportFormatError(number + error.line - 1, error.message.split(": ", 1)[-1]) from None
+        if str(parsed_head.get("id")) in games:
+            raise ExportFormatError(number, f"game {parsed_head.get('id')} appears twice")
+        games[str(parsed_head.get("id"))] = GameFile(parsed_head, game_events)
+    return Bundle(head, events, games)

@@ -1,0 +1,93 @@
+"""`menagerie audit-tournament FILE` and `menagerie ratings rebuild FILES...`: offline, from files alone."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from typing import Any
+
+from domain.audit import audit
+from domain.events import RecordedEvent
+from domain.export import ExportFormatError, is_complete, read_export
+from domain.game import replay
+from domain.ratings import identity, leaderboard, rebuild
+from domain.tournament.audit import audit_bundle
+from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
+from domain.tournament.bundle import read_bundle
+
+
+def add_parsers(commands: Any) -> None:
+    """Add the offline tournament and rating commands to the `menagerie` parser."""
+    check = commands.add_parser(
+        "audit-tournament", help="audit a tournament bundle (GET /tournaments/{id}/export), offline"
+    )
+    check.add_argument("file")
+    ratings = commands.add_parser("ratings", help="ratings from files")
+    actions = ratings.add_subparsers(dest="ratings_command", required=True)
+    again = actions.add_parser(
+        "rebuild", help="recompute leaderboards from game exports and tournament bundles; print them as JSON lines"
+    )
+    again.add_argument("files", nargs="+")
+    again.add_argument("--game", default=None, help="only this game type")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run an offline command; exit 0 on success, 1 on a failed audit, 2 on a bad file."""
+    try:
+        if args.command == "audit-tournament":
+            return _audit_tournament(args.file)
+        return _rebuild(args.files, args.game)
+    except ExportFormatError as error:
+        print(f"menagerie: {error.message}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"{error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
+
+
+def _audit_tournament(path: str) -> int:
+    with open(path, encoding="utf-8") as lines:
+        bundle = read_bundle(lines)
+    report = audit_bundle(bundle)
+    name = f"{bundle.head.get('game')} tournament {bundle.head.get('id')}"
+    if report.ok:
+        print(f"PASS {name}: {report.events} events, {report.games} games; checked {', '.join(report.checks)}")
+        return 0
+    game = f" (game {report.game_id})" if report.game_id else ""
+    print(f"FAIL {name} at tournament event {report.failed_at}{game}: {report.reason}")
+    return 1
+
+
+def _rebuild(paths: list[str], only: str | None) -> int:
+    games: dict[str, list[dict[str, Any]]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            text = lines.read().splitlines(keepends=True)
+        if text and json.loads(text[0]).get("format") == BUNDLE_FORMAT:
+            for game_id, file in read_bundle(text).games.items():
+                if is_complete(file.head):
+                    games[game_id] = file.events
+        else:
+            head, events = read_export(text)
+            if is_complete(head):
+                games[str(head["id"])] = events
+    rated: dict[str, list[tuple[str, str, list[str], list[int]]]] = defaultdict(list)
+    for game_id, events in sorted(games.items()):
+        report = audit(events)
+        if not report.ok:
+            print(f"game {game_id} fails its audit at event {report.failed_at}: {report.reason}", file=sys.stderr)
+            return 1
+        game = replay(RecordedEvent.from_dict(event) for event in events)
+        if only is None or game.type == only:
+            identities = [identity(seat.name, seat.bot) for seat in game.seats]
+            ended = str(events[-1]["time"])
+            rated[game.type].append((ended, game_id, identities, list((game.result or {})["places"])))
+    for game_type in sorted(rated):
+        # Live ratings are appended as games end: the order of their GameEnded times (then ids).
+        ordered = sorted(rated[game_type], key=lambda line: (line[0], line[1]))
+        table = rebuild(game_type, ((g, i, p) for _, g, i, p in ordered))
+        board = {"game": game_type, "rated_games": table.rated_games, "players": leaderboard(table)}
+        print(json.dumps(board, sort_keys=True))
+    return 0

@@ -1,0 +1,125 @@
+"""A finished tournament's bundle audits offline; each kind of tampering fails at the right place."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from domain.events import GENESIS_HASH, chain_hash
+from domain.tournament.audit import audit_bundle
+from domain.tournament.bundle import Bundle, bundle_lines, read_bundle
+from service.bootstrap import Services
+from service.cli import main
+
+
+def run_toy(services: Services, seed: str) -> Bundle:
+    """Run an all-bot Swiss toy tournament of 9 players and 3 rounds; return its bundle."""
+    created, _ = services.tournaments.create("toy", rounds=3, table_sizes=[3], seed=seed)
+    for _ in range(9):
+        services.tournaments.register(created.id, bot="random")
+    services.tournaments.start(created.id)
+    assert services.tournaments.load(created.id).status == "finished"
+    return read_bundle(services.tournaments.export(created.id))
+
+
+@pytest.fixture
+def bundle(fake_services: Services) -> Bundle:
+    return run_toy(fake_services, "audit-seed")
+
+
+def rehash(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recompute the chain, as a forger who changed events would."""
+    previous = GENESIS_HASH
+    for event in events:
+        event["hash"] = chain_hash(previous, {k: v for k, v in event.items() if k != "hash"})
+        previous = event["hash"]
+    return events
+
+
+def other_places(places: list[int]) -> list[int]:
+    """Return places that differ from `places` (reversing a tie or a palindrome would not)."""
+    return [1, 2, 3] if places != [1, 2, 3] else [3, 2, 1]
+
+
+def first(events: list[dict[str, Any]], type_: str, **data: Any) -> dict[str, Any]:
+    return next(e for e in events if e["type"] == type_ and all(e["data"].get(k) == v for k, v in data.items()))
+
+
+def batch_command(events: list[dict[str, Any]], event: dict[str, Any]) -> dict[str, Any]:
+    """Return the command on the first event of the batch holding `event`."""
+    return next(e for e in events if e["command_id"] == event["command_id"] and "command" in e)["command"]
+
+
+def test_an_untouched_bundle_passes_offline_and_through_the_api(bundle, fake_services, tmp_path, capsys):
+    report = audit_bundle(bundle)
+    assert report.ok and report.games == 9, report
+    path = tmp_path / "t.ndjson"
+    path.write_text("".join(bundle_lines(bundle.head, bundle.events, bundle.games.values())))
+    assert main(["audit-tournament", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("PASS toy tournament")
+
+
+def test_a_changed_result_fails_at_its_result(bundle):
+    events = copy.deepcopy(bundle.events)
+    recorded = first(events, "ResultRecorded", round=1)
+    recorded["data"]["places"] = other_places(recorded["data"]["places"])
+    naive = audit_bundle(Bundle(bundle.head, events, bundle.games))
+    assert not naive.ok and naive.failed_at == recorded["seq"] and "hash chain" in naive.reason
+    for result in batch_command(events, recorded)["results"]:
+        if result["game_id"] == recorded["data"]["game_id"]:
+            result["places"] = recorded["data"]["places"]
+    forged = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
+    assert not forged.ok and forged.failed_at == recorded["seq"] and forged.game_id == recorded["data"]["game_id"]
+    assert "GameEnded" in forged.reason
+
+
+def test_a_swapped_table_fails_at_the_pairing(bundle):
+    events = copy.deepcopy(bundle.events)
+    left, right = first(events, "TableSeated", round=2, table=0), first(events, "TableSeated", round=2, table=1)
+    left["data"]["entrants"][0], right["data"]["entrants"][0] = (
+        right["data"]["entrants"][0],
+        left["data"]["entrants"][0],
+    )
+    report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
+    assert not report.ok and report.failed_at == left["seq"] and "TableSeated differs" in report.reason
+
+
+def test_a_dropped_game_fails_at_its_result(bundle):
+    recorded = first(bundle.events, "ResultRecorded", round=2)
+    games = {g: f for g, f in bundle.games.items() if g != recorded["data"]["game_id"]}
+    report = audit_bundle(Bundle(bundle.head, bundle.events, games))
+    assert not report.ok and report.failed_at == recorded["seq"] and "not in the bundle" in report.reason
+
+
+def test_a_game_from_another_tournament_fails_where_it_is_linked(bundle, fake_services):
+    other = run_toy(fake_services, "another-seed")
+    events = copy.deepcopy(bundle.events)
+    linked = first(events, "GameLinked", round=1, table=0)
+    ours = linked["data"]["game_id"]
+    theirs = first(other.events, "GameLinked", round=1, table=0)["data"]["game_id"]
+    # The forger renames our game to theirs everywhere in the stream and rehashes it.
+    text = json.dumps(events).replace(ours, theirs)
+    games = {g: f for g, f in bundle.games.items() if g != ours} | {theirs: other.games[theirs]}
+    report = audit_bundle(Bundle(bundle.head, rehash(json.loads(text)), games))
+    assert not report.ok and report.failed_at == linked["seq"] and report.game_id == theirs
+    assert "not dealt from this tournament's seed" in report.reason
+
+
+def test_a_tampered_game_inside_the_bundle_fails_its_own_audit(bundle):
+    recorded = first(bundle.events, "ResultRecorded", round=3)
+    game = bundle.games[recorded["data"]["game_id"]]
+    events = copy.deepcopy(game.events)
+    events[-1]["data"]["result"]["places"] = other_places(events[-1]["data"]["result"]["places"])
+    games = {**bundle.games, recorded["data"]["game_id"]: type(game)(game.head, events)}
+    report = audit_bundle(Bundle(bundle.head, bundle.events, games))
+    assert not report.ok and report.failed_at == recorded["seq"] and "fails its audit" in report.reason
+
+
+def test_an_unfinished_tournament_has_no_bundle_yet(client):
+    created = client.post("/tournaments", json={"game": "toy", "rounds": 1}).json
+    for path in ("export", "audit"):
+        response = client.get(f"/tournaments/{created['id']}/{path}")
+        assert response.status_code == 403 and response.json["error"]["code"] == "tournament_in_play"

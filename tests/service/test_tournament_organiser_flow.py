@@ -1,0 +1,139 @@
+"""A 24-player Swiss Blöde Kuh tournament run through the API by its organiser, then audited offline.
+
+Three humans among 21 bots; one human withdraws mid-game, the organiser
+withdraws another, a late entrant joins in round 1, and one bot table's
+result is annulled and replayed. The bundle audits with the CLI alone, and
+the ratings rebuilt from it equal the live leaderboard.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from service.cli import main
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def view(client, tournament_id: str, token: str | None = None) -> dict[str, Any]:
+    response = client.get(f"/tournaments/{tournament_id}", headers=auth(token) if token else {})
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def my_open_game(client, tournament_id: str, token: str, round_: int) -> dict[str, Any] | None:
+    """Return the entrant's game of round `round_` if it is in play and the table has no result yet."""
+    mine = view(client, tournament_id, token)
+    if mine["status"] != "active" or mine["round"] != round_:
+        return None
+    current = mine["rounds"][-1]
+    open_tables = {t["game_id"] for t in current["tables"] if t["places"] is None and not t["void"]}
+    return next((g for g in mine["your_games"] if g["game_id"] in open_tables), None)
+
+
+def play_round(client, tournament_id: str, round_: int, tokens: list[str]) -> None:
+    """Play the humans' open games of a round to their ends, in turn (they may share a table)."""
+    while True:
+        moved = waiting = False
+        for token in tokens:
+            game = my_open_game(client, tournament_id, token, round_)
+            if game is None:
+                continue
+            seat = auth(game["token"])
+            state = client.get(f"/games/{game['game_id']}", headers=seat).json
+            if state["status"] == "finished" or not state["legal_actions"]:
+                waiting = True
+                continue
+            action = {"action": state["legal_actions"][0]}
+            posted = client.post(f"/games/{game['game_id']}/actions", json=action, headers=seat)
+            assert posted.status_code == 200, posted.json
+            moved = True
+        if not moved:
+            assert not waiting, "a human game waits on someone who is not playing"
+            return
+
+
+def test_an_organiser_runs_a_24_player_bloede_kuh_swiss_to_the_end_and_anyone_can_audit_it(client, tmp_path, capsys):
+    created = client.post(
+        "/tournaments", json={"game": "bloede-kuh", "rounds": 3, "seed": "bk-24", "late_entry_until": 2}
+    ).json
+    tid, organiser = created["id"], auth(created["organiser_token"])
+    humans = {
+        name: client.post(f"/tournaments/{tid}/register", json={"name": name}).json for name in ("ann", "bob", "cat")
+    }
+    for index in range(21):
+        kind = "heuristic" if index % 2 else "random"
+        assert client.post(f"/tournaments/{tid}/register", json={"bot": kind}, headers=organiser).status_code == 201
+    assert client.post(f"/tournaments/{tid}/start", headers=organiser).status_code == 200
+
+    # Round 1: bob leaves mid-game by his own token; dan enters late; a bot table is replayed.
+    assert my_open_game(client, tid, humans["bob"]["token"], 1) is not None
+    left = client.post(
+        f"/tournaments/{tid}/withdraw", json={"reason": "feeling ill"}, headers=auth(humans["bob"]["token"])
+    )
+    assert left.status_code == 200, left.json
+    bob = humans["bob"]["entrant"]
+    assert next(p for p in left.json["players"] if p["entrant"] == bob)["status"] == "withdrawn"
+    assert any(bob in t["forfeited"] for t in left.json["rounds"][0]["tables"])
+    dan = client.post(f"/tournaments/{tid}/register", json={"name": "dan"})
+    assert dan.status_code == 201, dan.json
+    dan = dan.json
+    human_tables = {t["table"] for t in view(client, tid)["rounds"][0]["tables"] if {0, 1, 2} & set(t["entrants"])}
+    bot_table = next(t for t in view(client, tid)["rounds"][0]["tables"] if t["table"] not in human_tables)
+    assert bot_table["places"] is not None
+    annulled = client.post(
+        f"/tournaments/{tid}/annul",
+        json={"round": 1, "table": bot_table["table"], "reason": "a card was missing", "replay": True},
+        headers=organiser,
+    )
+    assert annulled.status_code == 200, annulled.json
+    replayed = next(t for t in view(client, tid)["rounds"][0]["tables"] if t["table"] == bot_table["table"])
+    assert replayed["annulled_games"] == [bot_table["game_id"]] and replayed["game_id"] != bot_table["game_id"]
+    assert replayed["places"] is not None  # bots played the replay at once
+    play_round(client, tid, 1, [humans["ann"]["token"], humans["cat"]["token"]])
+
+    # Round 2: the organiser withdraws cat mid-game; ann and dan play.
+    now = view(client, tid)
+    assert now["round"] == 2
+    assert dan["entrant"] in {e for t in now["rounds"][1]["tables"] for e in t["entrants"]} | set(
+        now["rounds"][1]["byes"]
+    )
+    cat = humans["cat"]["entrant"]
+    withdrawn = client.post(
+        f"/tournaments/{tid}/withdraw", json={"entrant": cat, "reason": "left early"}, headers=organiser
+    )
+    assert withdrawn.status_code == 200, withdrawn.json
+    for round_ in (2, 3):
+        play_round(client, tid, round_, [humans["ann"]["token"], dan["token"]])
+
+    final = view(client, tid)
+    assert final["status"] == "finished"
+    seated_later = {e for r in final["rounds"][1:] for t in r["tables"] for e in t["entrants"]}
+    assert bob not in seated_later and cat not in {e for t in final["rounds"][2]["tables"] for e in t["entrants"]}
+    assert [c["type"] for c in final["corrections"]] == ["PlayerWithdrawn", "ResultAnnulled", "PlayerWithdrawn"]
+
+    # The organiser's lists and printouts.
+    listed = client.get("/tournaments?status=finished&game=bloede-kuh").json
+    assert [t["id"] for t in listed["tournaments"]] == [tid] and listed["next"] is None
+    sheet = client.get(f"/tournaments/{tid}/standings", headers={"Accept": "text/csv"})
+    assert sheet.status_code == 200 and sheet.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(sheet.get_data(as_text=True))))
+    assert len(rows) == 25 and [r["name"] for r in rows] == [s["name"] for s in final["standings"]]
+    printed = client.get(f"/tournaments/{tid}/rounds/2/pairings", headers={"Accept": "text/plain"})
+    assert printed.mimetype == "text/plain" and "Table 1" in printed.get_data(as_text=True)
+
+    # The bundle audits offline, and the ratings rebuilt from it equal the live leaderboard.
+    assert client.get(f"/tournaments/{tid}/audit").json["ok"] is True
+    path = tmp_path / "bundle.ndjson"
+    path.write_bytes(client.get(f"/tournaments/{tid}/export").get_data())
+    capsys.readouterr()
+    assert main(["audit-tournament", str(path)]) == 0, capsys.readouterr().out
+    assert main(["ratings", "rebuild", str(path)]) == 0
+    rebuilt = json.loads(capsys.readouterr().out.splitlines()[-1])
+    live = client.get("/leaderboards/bloede-kuh").json
+    assert rebuilt["players"] == live["players"] and rebuilt["rated_games"] == live["rated_games"]
