@@ -22,6 +22,7 @@ from typing import Any
 
 from domain.chance import Chance, seed_commitment
 from domain.events import SYSTEM, Event
+from domain.game import normalise_clock
 from domain.games import RULES
 from domain.rules import normalise_options
 from domain.tournament import scoring
@@ -63,6 +64,10 @@ def decide(tournament: Tournament, command: Mapping[str, Any], seed: str) -> lis
     raise TournamentError(f"unknown command kind {kind!r}")
 
 
+# The move clock of a tournament's games when the organiser does not set one.
+DEFAULT_CLOCK = {"move_s": 120}
+
+
 def create(command: Mapping[str, Any], seed: str) -> list[Event]:
     """Check the settings against the game and return TournamentCreated."""
     rules = RULES.get(command["game"])
@@ -82,9 +87,14 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
     capacity = command.get("max_players") or (top if form == ROUND_ROBIN else DEFAULT_SWISS_CAPACITY)
     if not min(sizes) <= capacity <= top:
         raise InvalidTournament(f"max_players must be between {min(sizes)} and {top}", max_players=capacity)
-    options = {}
+    raw = dict(command.get("options") or {})
+    # A tournament's games have a move clock unless the organiser says `"clock": null`:
+    # one absent player must not hold up a whole round.
+    clock = normalise_clock(raw.pop("clock", DEFAULT_CLOCK))
+    options: dict[str, Any] = {}
     for size in sizes:
-        options = normalise_options(rules, command.get("options"), size)
+        options = normalise_options(rules, raw, size)
+    options["clock"] = clock
     if seed_commitment(seed) != command["seed_commitment"]:
         raise TournamentError("the seed does not match its commitment")
     return [
