@@ -36,8 +36,8 @@ STAND_IN = "heuristic"
 class Jobs(Protocol):
     """Where the service sends work to be done after a command: idempotent jobs, by ids."""
 
-    def step(self, game_id: str, version: int) -> None:
-        """Ask for one system or bot step of a game at a version."""
+    def step(self, game_id: str, version: int, humans: bool = False) -> None:
+        """Ask for one system or bot step of a game at a version (`humans`: the game has human seats)."""
 
     def rate(self, game_id: str) -> None:
         """Ask for a finished game to be rated."""
@@ -279,7 +279,7 @@ class GameService:
 
     def _schedule(self, game: Game) -> None:
         if game.system_due or game.bots_to_act():
-            self.jobs.step(game.id, game.version)
+            self.jobs.step(game.id, game.version, humans=any(seat.bot is None for seat in game.seats))
 
     def _replay_result(self, game_id: str, seat: int, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
         if prior.get("fingerprint") != fingerprint:
