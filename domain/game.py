@@ -11,10 +11,21 @@ both must get the same events. Commands are JSON-native dicts:
   `rules_versions`, so that an audit re-creates an old game under its own rules;
 - `{"kind": "join", "seat", "name", "token_sha256"}`;
 - `{"kind": "act", "seat", "action": {...}}` — a seat's move;
-- `{"kind": "advance"}` — one system step (scoring, dealing).
+- `{"kind": "advance"}` — one system step (scoring, dealing);
+- `{"kind": "timeout", "seat", "at", "action"}` — the seat's move clock ran
+  out at version `at`, and a stand-in plays `action` for it (see below).
 
-Core event types: GameCreated, SeatTaken, GameStarted, GameEnded. Every other
-event belongs to the game's rules.
+Core event types: GameCreated, SeatTaken, GameStarted, TimedOut, GameEnded.
+Every other event belongs to the game's rules.
+
+The move clock is a core option (`options["clock"]`, recorded in GameCreated
+beside the game's own options), since it applies to every game alike: null
+(no clock) or `{"move_s": n}`, the seconds a human seat has to act once it may.
+When they run out, the service records a `timeout` command that carries the
+stand-in's action, chosen from the seat's view, so an audit re-executes it
+like any move; the seat keeps its place and has its clock again next time. A
+timeout decided at another version than the game's changes nothing: the seat
+(or someone) moved meanwhile.
 """
 
 from __future__ import annotations
@@ -33,7 +44,10 @@ from domain.rules import Result, Rules, normalise_options
 from domain.values import changed
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
-CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "GameEnded"})
+CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "TimedOut", "GameEnded"})
+
+# A move clock allows from one second (tests) to a week (correspondence play).
+CLOCK_MOVE_S = (1, 7 * 24 * 3600)
 
 # GameCreated v1 did not record the rules version; every such game was played
 # under version "1" of its rules.
@@ -62,6 +76,7 @@ class Game:
     version: int = 0
     last_hash: str = GENESIS_HASH
     options: Mapping[str, Any] | None = None
+    clock: Mapping[str, Any] | None = None
     rules_version: str = ""
     seed_commitment: str = ""
     seats: tuple[Seat, ...] = ()
@@ -99,6 +114,17 @@ class Game:
         """Bot seats among those who may act now."""
         return sorted(seat for seat in self.to_act if self.seats[seat].bot)
 
+    def humans_to_act(self) -> list[int]:
+        """Human seats among those who may act now."""
+        return sorted(seat for seat in self.to_act if not self.seats[seat].bot)
+
+    @property
+    def clock_running(self) -> bool:
+        """Whether a move clock runs now: the game has one and waits on a human seat only."""
+        if self.clock is None or self.system_due or self.bots_to_act():
+            return False
+        return bool(self.humans_to_act())
+
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """Actions the seat may post now."""
         if seat not in self.to_act:
@@ -120,6 +146,7 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
             id=data["id"],
             type=data["game"],
             options=data["options"],
+            clock=data.get("clock"),
             rules_version=data["rules_version"],
             seed_commitment=data["seed_commitment"],
             seats=tuple(Seat() for _ in range(data["seats"])),
@@ -131,6 +158,8 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
         return changed(game, **moved, seats=tuple(seats))
     if event.type == "GameStarted":
         return changed(game, **moved, status=ACTIVE)
+    if event.type == "TimedOut":
+        return changed(game, **moved)
     if event.type == "GameEnded":
         return changed(game, **moved, status=FINISHED, result=data["result"], seed=data["seed"])
     return changed(game, **moved, rules_state=game.rules.evolve(game.rules_state, event))
@@ -174,13 +203,17 @@ def decide(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
         return _act(game, command["seat"], command["action"], seed)
     if kind == "advance":
         return _advance(game, seed)
+    if kind == "timeout":
+        return _timeout(game, command, seed)
     raise RuleError(f"unknown command kind {kind!r}")
 
 
 def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
     rules = rules_for(command["game"])
     seats = command["seats"]
-    options = normalise_options(rules, command.get("options"), len(seats))
+    raw = dict(command.get("options") or {})
+    clock = normalise_clock(raw.pop("clock", None))
+    options = normalise_options(rules, raw, len(seats))
     version = command.get("rules_version", rules.rules_version)
     if version not in rules.rules_versions:
         raise OptionsError(f"{rules.id} has no rules version {version!r}", rules_versions=list(rules.rules_versions))
@@ -198,6 +231,8 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
             "seats": len(seats),
             "options": options,
             "seed_commitment": command["seed_commitment"],
+            # Only a game with a clock records one, so games without keep their old bytes.
+            **({"clock": clock} if clock is not None else {}),
         },
     )
     game = Game(version=0, type=rules.id, seats=tuple(Seat() for _ in seats), options=options, rules_version=version)
@@ -209,6 +244,19 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
     if all(filled):
         events += _start(game, options, seed, version=0)
     return events
+
+
+def normalise_clock(raw: Any) -> dict[str, int] | None:
+    """Check a `clock` option: null (no clock) or `{"move_s": seconds}`; raise OptionsError if neither."""
+    if raw is None:
+        return None
+    low, high = CLOCK_MOVE_S
+    if not isinstance(raw, Mapping) or set(raw) != {"move_s"}:
+        raise OptionsError('option clock is null or {"move_s": seconds}', option="clock")
+    move_s = raw["move_s"]
+    if not isinstance(move_s, int) or isinstance(move_s, bool) or not low <= move_s <= high:
+        raise OptionsError(f"clock move_s is a whole number of seconds from {low} to {high}", option="clock")
+    return {"move_s": move_s}
 
 
 def first_open_seat(game: Game) -> int:
@@ -261,6 +309,19 @@ def _advance(game: Game, seed: str) -> list[Event]:
         return []
     events = game.rules.advance(game.rules_state, Chance(seed, game.version))
     return _end_if_over(game, events, seed)
+
+
+def _timeout(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
+    seat, action = command.get("seat"), command.get("action")
+    if game.clock is None:
+        raise RuleError("this game has no move clock")
+    if command.get("at") != game.version or not game.clock_running or seat not in game.humans_to_act():
+        # Stale: the game moved since the seat's time ran out (the seat, or someone, acted).
+        return []
+    if not isinstance(action, Mapping):
+        raise RuleError("a stand-in's action is a JSON object taken from legal_actions")
+    moves = game.rules.decide(game.rules_state, seat, action, Chance(seed, game.version))
+    return [Event("TimedOut", {"seat": seat}, SYSTEM)] + _end_if_over(game, moves, seed)
 
 
 def _end_if_over(game: Game, events: list[Event], seed: str) -> list[Event]:

@@ -35,6 +35,7 @@ from typing import Any
 
 from domain.chance import Chance, seed_commitment
 from domain.events import SYSTEM, Event
+from domain.game import normalise_clock
 from domain.games import RULES
 from domain.rules import normalise_options
 from domain.tournament import scoring
@@ -84,6 +85,10 @@ def decide(tournament: Tournament, command: Mapping[str, Any], seed: str) -> lis
     raise TournamentError(f"unknown command kind {kind!r}")
 
 
+# The move clock of a tournament's games when the organiser does not set one.
+DEFAULT_CLOCK = {"move_s": 120}
+
+
 def create(command: Mapping[str, Any], seed: str) -> list[Event]:
     """Check the settings against the game and return TournamentCreated."""
     rules = RULES.get(command["game"])
@@ -108,9 +113,14 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
         raise InvalidTournament(
             f"late entry is for Swiss tournaments, until a round from 2 to {rounds}", late_entry_until=late
         )
-    options = {}
+    raw = dict(command.get("options") or {})
+    # A tournament's games have a move clock unless the organiser says `"clock": null`:
+    # one absent player must not hold up a whole round.
+    clock = normalise_clock(raw.pop("clock", DEFAULT_CLOCK))
+    options: dict[str, Any] = {}
     for size in sizes:
-        options = normalise_options(rules, command.get("options"), size)
+        options = normalise_options(rules, raw, size)
+    options["clock"] = clock
     if seed_commitment(seed) != command["seed_commitment"]:
         raise TournamentError("the seed does not match its commitment")
     # Only when set, so that streams recorded before late entry existed re-execute unchanged.

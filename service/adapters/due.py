@@ -62,6 +62,11 @@ class DueIndex:
         """Unmark a claimed game that waits on nothing, unless an append has marked it since."""
         return bool(self._release(keys=[self.key], args=[game_id, lease]))
 
+    def holds(self, game_id: str, lease: int) -> bool:
+        """Tell whether a claim still holds: no append has marked (or unmarked) the game since."""
+        score = self.redis.zscore(self.key, game_id)
+        return score is not None and int(score) == lease
+
     def overdue(self) -> int:
         """Return how many games' steps are overdue now (none, while the stewards keep up)."""
         seconds, micros = self.redis.time()

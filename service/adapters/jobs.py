@@ -13,12 +13,28 @@ import logging
 import threading
 from collections.abc import Callable, Hashable
 
+from redis import Redis
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 log = logging.getLogger(__name__)
 
 Dispatch = Callable[[str, tuple[object, ...]], object]
+
+
+def human_queue_name(prefix: str) -> str:
+    """Return the name of the queue for steps of games with human seats."""
+    return f"{prefix}-human"
+
+
+def worker_queues(prefix: str, connection: Redis) -> list[Queue]:
+    """Return the queues a worker serves, first first: steps of games with humans, then everything else.
+
+    RQ takes a job from the first queue that has one, so a flood of all-bot
+    games on the second never delays a human game's bot turn by more than the
+    jobs already running (one per worker) and the human queue's own backlog.
+    """
+    return [Queue(human_queue_name(prefix), connection=connection), Queue(prefix, connection=connection)]
 
 
 def step_job_id(prefix: str, game_id: str, version: int) -> str:
@@ -45,15 +61,20 @@ class RQJobs:
 
     def __init__(self, queue: Queue, prefix: str, step_timeout_s: int = 30) -> None:
         self.queue = queue
+        self.human_queue = Queue(human_queue_name(prefix), connection=queue.connection)
         self.prefix = prefix
         # A step takes milliseconds. A killed worker's step is not waited on:
         # the due index calls it overdue after this long and a steward takes it.
         self.step_timeout_s = step_timeout_s
 
-    def step(self, game_id: str, version: int) -> None:
-        """Enqueue one step of a game at a version (once: a second ask for the same step is dropped)."""
+    def step(self, game_id: str, version: int, humans: bool = False) -> None:
+        """Enqueue one step of a game at a version (once: a second ask for the same step is dropped).
+
+        Steps of games with human seats go to the queue workers serve first.
+        """
         job_id = step_job_id(self.prefix, game_id, version)
-        self._enqueue("workers.jobs.step", (game_id, version), job_id, timeout=self.step_timeout_s)
+        queue = self.human_queue if humans else self.queue
+        self._enqueue("workers.jobs.step", (game_id, version), job_id, timeout=self.step_timeout_s, queue=queue)
 
     def rate(self, game_id: str) -> None:
         """Enqueue the rating of a finished game."""
@@ -64,12 +85,19 @@ class RQJobs:
         job_id = advance_job_id(self.prefix, tournament_id, reason)
         self._enqueue("workers.jobs.advance_tournament", (tournament_id,), job_id)
 
-    def _enqueue(self, function: str, args: tuple[object, ...], job_id: str, timeout: int | None = None) -> None:
+    def _enqueue(
+        self,
+        function: str,
+        args: tuple[object, ...],
+        job_id: str,
+        timeout: int | None = None,
+        queue: Queue | None = None,
+    ) -> None:
         # A deterministic id alone does not deduplicate in RQ (a second enqueue
         # pushes the id again, and the job runs twice); `unique` refuses it
         # while the first job is kept (queued, running, or its result for 10 min).
         try:
-            self.queue.enqueue(
+            (queue or self.queue).enqueue(
                 function,
                 *args,
                 prefix=self.prefix,
@@ -98,7 +126,7 @@ class InlineJobs:
         self._dispatch = dispatch
         self._local = threading.local()
 
-    def step(self, game_id: str, version: int) -> None:
+    def step(self, game_id: str, version: int, humans: bool = False) -> None:
         """Run the step now, or after the job in hand."""
         self._submit(("step", game_id, version), "step", (game_id, version))
 

@@ -30,12 +30,15 @@ from service.application.commands import CommandPath, Decision, Idempotency, Out
 from service.application.tokens import new_secret, token_sha256
 from service.errors import IdempotencyKeyReused, VersionConflict
 
+# The bot that plays a human seat's move when its clock runs out.
+STAND_IN = "heuristic"
+
 
 class Jobs(Protocol):
     """Where the service sends work to be done after a command: idempotent jobs, by ids."""
 
-    def step(self, game_id: str, version: int) -> None:
-        """Ask for one system or bot step of a game at a version."""
+    def step(self, game_id: str, version: int, humans: bool = False) -> None:
+        """Ask for one system or bot step of a game at a version (`humans`: the game has human seats)."""
 
     def rate(self, game_id: str) -> None:
         """Ask for a finished game to be rated."""
@@ -47,8 +50,8 @@ class Jobs(Protocol):
 class Bots(Protocol):
     """The bots a seat can be played by (filled by the bootstrap from `workers.bots`)."""
 
-    def choose(self, game: Game, seat: int) -> dict[str, Any]:
-        """Return the action a bot seat plays now, from what that seat may see."""
+    def choose(self, game: Game, seat: int, kind: str | None = None) -> dict[str, Any]:
+        """Return the action a seat's bot (or a bot of `kind`, standing in) plays now, from what that seat may see."""
 
 
 @dataclass
@@ -199,11 +202,15 @@ class GameService:
         events = redact_log(game.type, outcome.events, seat, open_log=_over(game), seed=self._seed_for(game, seat))
         return {"version": game.version, "events": events}
 
-    def step(self, game_id: str, version: int) -> str:
-        """Take the system's or one bot's turn if the game still waits on it at `version`."""
+    def step(self, game_id: str, version: int, clock_out: Callable[[], bool] | None = None) -> str:
+        """Take the system's or one bot's turn if the game still waits on it at `version`.
+
+        A human seat's move clock has run out if `clock_out()` says so once the
+        game is read (only the steward knows: it claimed the clock's mark).
+        """
 
         def due_step(game: Game) -> Decision:
-            command = self._due_command(game)
+            command = self._due_command(game, clock_out)
             if command is None:
                 return Decision({}, [])
             crash_point("before-step-append")
@@ -220,9 +227,13 @@ class GameService:
         self._settle(outcome)
         return "done"
 
-    def resume(self, game_id: str) -> str:
-        """Take the step the game waits on now, at whatever version it is (how a steward takes overdue games)."""
-        return self.step(game_id, self.repository.load(game_id).version)
+    def resume(self, game_id: str, clock_out: Callable[[], bool] | None = None) -> str:
+        """Take the step the game waits on now, at whatever version it is (how a steward takes overdue games).
+
+        `clock_out` tells, once the game is read, whether its mark is still the
+        one the steward claimed, i.e. a running move clock has run out.
+        """
+        return self.step(game_id, self.repository.load(game_id).version, clock_out)
 
     # --- queries --------------------------------------------------------
 
@@ -241,6 +252,10 @@ class GameService:
         """Return what the due index is to say of the game after an append: when its next step is overdue."""
         if game.status == ACTIVE and (game.system_due or game.bots_to_act()):
             return self.step_grace_ms
+        if game.clock_running and game.clock is not None:
+            # The clock's deadline is the mark: every append rewrites it, so a
+            # seat's time counts from the last thing that happened in the game.
+            return int(game.clock["move_s"]) * 1000
         return NOT_DUE
 
     def _decision(self, game: Game, command: Mapping[str, Any]) -> Decision:
@@ -248,13 +263,19 @@ class GameService:
         seed = self.repository.seed(game.id)
         return Decision(command, decide(game, command, seed), Sealer(game.type, seed), game.chain)
 
-    def _due_command(self, game: Game) -> dict[str, Any] | None:
-        """Return the command the game waits on from the system or a bot, if any."""
+    def _due_command(self, game: Game, clock_out: Callable[[], bool] | None = None) -> dict[str, Any] | None:
+        """Return the command the game waits on from the system, a bot or a run-out clock, if any."""
         if game.system_due:
             return {"kind": "advance"}
         bots = game.bots_to_act()
         if bots:
             return {"kind": "act", "seat": bots[0], "action": self.bots.choose(game, bots[0])}
+        if game.clock_running and clock_out is not None and clock_out():
+            # One seat a step: a second late seat (a simultaneous choice) has its turn at the next mark.
+            seat = game.humans_to_act()[0]
+            kinds = game.rules.bots
+            action = self.bots.choose(game, seat, kind=STAND_IN if STAND_IN in kinds else kinds[0])
+            return {"kind": "timeout", "seat": seat, "at": game.version, "action": action}
         return None
 
     def _new_token(self, game_id: str, seat: int) -> str:
@@ -272,7 +293,7 @@ class GameService:
 
     def _schedule(self, game: Game) -> None:
         if game.system_due or game.bots_to_act():
-            self.jobs.step(game.id, game.version)
+            self.jobs.step(game.id, game.version, humans=any(seat.bot is None for seat in game.seats))
 
     def _replay_result(self, game_id: str, seat: int, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
         if prior.get("fingerprint") != fingerprint:

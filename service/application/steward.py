@@ -1,5 +1,9 @@
 """The steward: takes every step the due index says is overdue, so no crash strands a game.
 
+It is also the move clocks' timer: a game waiting on a human seat with a
+clock is marked with the clock's deadline, and the steward that claims it once
+overdue records the timeout (a stand-in plays the move).
+
 Every `menagerie worker` runs one beside its RQ worker (and `serve` runs one
 in embedded mode). The step jobs enqueued after an append are the fast path;
 when one never runs — the process died between the append and the enqueue,
@@ -11,6 +15,7 @@ read), so a steward racing a late job costs one refused append, nothing more.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 
@@ -40,7 +45,8 @@ class Steward:
         claimed = self.due.claim(self.lease_ms, self.batch)
         for game_id, lease in claimed:
             try:
-                outcome = self.games.resume(game_id)
+                # A move clock has run out only if no append rewrote the mark since the claim.
+                outcome = self.games.resume(game_id, clock_out=functools.partial(self.due.holds, game_id, lease))
             except NotFound:
                 outcome = "gone"
             except (RedisConnectionError, RedisTimeoutError):

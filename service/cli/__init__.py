@@ -17,6 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the JSON API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (with REDIS_URL)")
     commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
     tournament.add_parser(commands)
     archive.add_parsers(commands)
@@ -24,7 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
-        return _serve(args.host, args.port)
+        from service.cli.server import serve as run_server
+
+        return run_server(args.host, args.port, args.workers)
     if args.command == "worker":
         return _worker()
     if args.command == "tournament":
@@ -34,14 +37,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("audit-tournament", "ratings"):
         return bundles.run(args)
     return 2
-
-
-def _serve(host: str, port: int) -> int:
-    from service.http import create_app
-
-    app = create_app()
-    app.run(host=host, port=port, threaded=True)
-    return 0
 
 
 def _worker() -> int:

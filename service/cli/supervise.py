@@ -9,7 +9,9 @@ import uuid
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from rq import Queue, SimpleWorker
+from rq import SimpleWorker
+
+from service.adapters.jobs import worker_queues
 
 log = logging.getLogger(__name__)
 
@@ -19,9 +21,8 @@ def run_worker(redis: Redis, prefix: str, max_backoff: float = 10.0) -> int:
     backoff = 0.5
     while True:
         # A fresh name each time: the last incarnation may still be listed as alive.
-        worker = SimpleWorker(
-            [Queue(prefix, connection=redis)], connection=redis, name=f"{prefix}-{uuid.uuid4().hex[:12]}"
-        )
+        # Human games' steps first: a flood of all-bot games waits behind them, never in front.
+        worker = SimpleWorker(worker_queues(prefix, redis), connection=redis, name=f"{prefix}-{uuid.uuid4().hex[:12]}")
         started = time.monotonic()
         try:
             # SimpleWorker runs jobs in this process, so its aggregate cache lasts

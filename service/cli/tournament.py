@@ -104,17 +104,19 @@ def run_tournament(
 
 def _work_until_finished(services: Services, tournament_id: str, bar: ProgressBar) -> None:
     """Work the RQ queue in this process until the tournament is over."""
-    from rq import Queue, SimpleWorker
+    from rq import SimpleWorker
+
+    from service.adapters.jobs import worker_queues
 
     tournaments = services.tournaments
-    queue = Queue(services.prefix, connection=services.redis)
+    queues = worker_queues(services.prefix, services.redis)
     while True:
         view = tournaments.view(tournaments.load(tournament_id))
         bar.show(sum(1 for r in view["rounds"] for t in r["tables"] if t["places"] is not None))
         if view["status"] == FINISHED:
             return
-        if queue.count:
-            worker = SimpleWorker([queue], connection=services.redis, name=f"cli-{uuid.uuid4().hex[:12]}")
+        if any(queue.count for queue in queues):
+            worker = SimpleWorker(queues, connection=services.redis, name=f"cli-{uuid.uuid4().hex[:12]}")
             worker.work(burst=True, max_jobs=200, logging_level="WARNING")
         else:
             time.sleep(0.2)  # jobs scheduled for a retry, or taken by other workers

@@ -11,6 +11,7 @@ from service.bootstrap import Services, from_env
 from service.http.errors import register_error_handlers
 from service.http.games import games
 from service.http.json import OrjsonProvider
+from service.http.limits import install_limits, limit_defaults
 from service.http.streams import streams
 from service.http.tournaments import tournaments
 from service.web import web
@@ -24,12 +25,15 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     """Build the app on the given services (tests) or on the environment's."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config.update(limit_defaults())
     app.config.update(config or {})
     app.json = OrjsonProvider(app)
-    app.extensions["menagerie"] = services or from_env()
+    services = services or from_env()
+    app.extensions["menagerie"] = services
     register_error_handlers(app)
     app.register_blueprint(games)
     app.register_blueprint(tournaments)
     app.register_blueprint(streams)
     app.register_blueprint(web)
+    install_limits(app, services)
     return app

@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, current_app, jsonify
+from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -17,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError, OptionsError, RuleError
 from service.errors import BadRequest, Forbidden, NotFound, Refused, ServiceError, Unauthorized, VersionConflict
+from service.http.limits import retry_after_s
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,19 @@ def register_error_handlers(app: Flask) -> None:
         for name, value in error.get_headers():
             if name.lower() != "content-type":
                 response.headers[name] = value
+        return response, status
+
+    @app.errorhandler(RateLimitExceeded)
+    def _rate_limited(error: RateLimitExceeded) -> Any:
+        # The limit's text ("60 per 1 minute") is the same for every client; nothing about anyone's game.
+        wait = retry_after_s(current_app)
+        response, status = error_response(
+            429,
+            "too_many_requests",
+            f"too many requests from this address ({error.description}); retry after {wait} s",
+            {"retry_after": wait, "limit": error.description},
+        )
+        response.headers["Retry-After"] = str(wait)
         return response, status
 
     @app.errorhandler(RedisConnectionError)

@@ -19,7 +19,7 @@ from domain.ratings import (
     verify,
 )
 from domain.ratings import decide as decide_rated
-from service.adapters.jobs import rate_job_id
+from service.adapters.jobs import rate_job_id, worker_queues
 from service.bootstrap import build
 
 
@@ -110,7 +110,7 @@ def test_a_rating_job_delivered_twice_rates_once(redis_client, prefix):
     services = build(redis_client, prefix, inline_jobs=False)
     game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {}, seed="r3")
     queue = Queue(prefix, connection=redis_client)
-    worker = SimpleWorker([queue], connection=redis_client, name=f"{prefix}-worker")
+    worker = SimpleWorker(worker_queues(prefix, redis_client), connection=redis_client, name=f"{prefix}-worker")
     while services.repository.load(game.id).status != "finished":
         worker.work(burst=True)
         if 1 in services.repository.load(game.id).to_act:

@@ -17,7 +17,7 @@ from service.bootstrap import build
 from service.http import create_app
 
 SERVICES = build(fakeredis.FakeRedis(), "reqfuzz", inline_jobs=True, embedded=True)
-CLIENT = create_app(SERVICES).test_client()
+CLIENT = create_app(SERVICES, {"RATE_LIMITS_ENABLED": False}).test_client()  # one client, many requests
 
 
 def _setup() -> dict[str, Any]:

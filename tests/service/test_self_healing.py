@@ -5,14 +5,14 @@ from __future__ import annotations
 from rq import Queue
 
 from domain.audit import audit
-from service.adapters.jobs import step_job_id
+from service.adapters.jobs import human_queue_name, step_job_id
 from service.bootstrap import build
 
 
 class LostJobs:
     """Jobs that never run: the process died between the append and the enqueue, every time."""
 
-    def step(self, game_id: str, version: int) -> None:
+    def step(self, game_id: str, version: int, humans: bool = False) -> None:
         pass
 
     def rate(self, game_id: str) -> None:
@@ -84,9 +84,9 @@ def test_a_claimer_that_dies_lets_the_next_take_the_game_after_its_lease(redis_c
 def test_a_step_asked_for_twice_is_enqueued_once(redis_client, prefix):
     services = build(redis_client, prefix, inline_jobs=False)
     game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {}, seed="h7")
-    services.jobs.step(game.id, game.version)
-    services.jobs.step(game.id, game.version)
-    queue = Queue(prefix, connection=redis_client)
+    services.jobs.step(game.id, game.version, humans=True)
+    services.jobs.step(game.id, game.version, humans=True)
+    queue = Queue(human_queue_name(prefix), connection=redis_client)
     assert queue.job_ids == [step_job_id(prefix, game.id, game.version)]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rq import Queue, SimpleWorker
 from rq.job import Job
 
-from service.adapters.jobs import step_job_id
+from service.adapters.jobs import human_queue_name, step_job_id, worker_queues
 from service.bootstrap import build
 
 
@@ -14,8 +14,8 @@ def rq_services(redis_client, prefix):
 
 
 def run_jobs(redis_client, prefix) -> None:
-    queue = Queue(prefix, connection=redis_client)
-    SimpleWorker([queue], connection=redis_client, name=f"{prefix}-worker").work(burst=True)
+    queues = worker_queues(prefix, redis_client)
+    SimpleWorker(queues, connection=redis_client, name=f"{prefix}-worker").work(burst=True)
 
 
 def test_a_bot_game_runs_to_the_end_through_the_worker(redis_client, prefix):
@@ -59,7 +59,7 @@ def test_a_crashed_workers_job_is_retried_and_does_its_work_once(redis_client, p
     services = rq_services(redis_client, prefix)
     game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {"goal": 50}, seed="w4")
     version = services.repository.load(game.id).version
-    queue = Queue(prefix, connection=redis_client)
+    queue = Queue(human_queue_name(prefix), connection=redis_client)  # a game with a human seat
     job = queue.dequeue_any([queue], timeout=None, connection=redis_client)[0]
     # The worker took the job, did its work, and died before reporting back.
     services.games.step(game.id, version)
@@ -72,3 +72,15 @@ def test_a_crashed_workers_job_is_retried_and_does_its_work_once(redis_client, p
     run_jobs(redis_client, prefix)
     moves = [e for e in services.store.read(game.id, after=version) if e.type == "Added"]
     assert len(moves) == 1
+
+
+def test_steps_of_games_with_humans_go_to_the_queue_workers_serve_first(redis_client, prefix):
+    services = rq_services(redis_client, prefix)
+    bots, _ = services.games.create("toy", [{"bot": "random"}, {"bot": "random"}], {}, seed="w5")
+    human, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {}, seed="w6")
+    first, rest = worker_queues(prefix, redis_client)
+    assert first.job_ids == [step_job_id(prefix, human.id, human.version)]
+    assert rest.job_ids == [step_job_id(prefix, bots.id, bots.version)]
+    # a worker takes the human game's step first, though it was asked for last
+    job, queue = Queue.dequeue_any([first, rest], timeout=None, connection=redis_client)
+    assert job.id == step_job_id(prefix, human.id, human.version)

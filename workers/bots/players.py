@@ -19,10 +19,10 @@ class BotPlayers:
     def __init__(self, seat_log: SeatLog | None = None) -> None:
         self.seat_log = seat_log
 
-    def choose(self, game: Game, seat: int) -> dict[str, Any]:
-        """Return the action the bot in `seat` plays now."""
+    def choose(self, game: Game, seat: int, kind: str | None = None) -> dict[str, Any]:
+        """Return the action the bot in `seat` (or a bot of `kind` standing in for the seat) plays now."""
         view = game_view(game, seat)
-        bot = bot_for(game.type, game.seats[seat].bot or "random")
+        bot = bot_for(game.type, kind or game.seats[seat].bot or "random")
         if getattr(bot, "reads_log", False):
             view["log"] = self.seat_log(game, seat) if self.seat_log else []
         return bot(view, view["legal_actions"], bot_rng(game.id, game.version, seat))

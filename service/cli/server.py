@@ -1,0 +1,74 @@
+"""`menagerie serve`: gunicorn (gthread workers) on a real Redis; the single-process Flask server when embedded.
+
+Embedded mode keeps its store in this process's memory, so it cannot be
+shared by several worker processes: it always runs one Flask server.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from gunicorn.app.base import BaseApplication
+
+log = logging.getLogger(__name__)
+
+# Each worker process serves `threads` requests at once; a slow client holds
+# one thread, never a whole process, and a request stuck past `timeout` gets
+# its worker restarted.
+THREADS = 8
+TIMEOUT_S = 30
+
+# gunicorn answers a request it cannot parse itself, in HTML, before the app
+# sees it. Its limits are set at their most generous, so that every request a
+# client can reasonably send reaches the app and gets a JSON error; only an
+# abusive one (a request line over 8190 bytes, over 200 header fields, a field
+# over 8190 bytes) gets gunicorn's HTML 414, 431 or 400 (see the README).
+LIMITS = {"limit_request_line": 8190, "limit_request_fields": 200, "limit_request_field_size": 8190}
+
+
+class ApiServer(BaseApplication):
+    """gunicorn running the API, configured in code rather than by a config file."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        """Hand gunicorn our settings."""
+        for name, value in self.options.items():
+            self.cfg.set(name, value)
+
+    def load(self) -> Any:
+        """Build the app in each worker process, with its own Redis connections."""
+        from service.http import create_app
+
+        return create_app()
+
+
+def gunicorn_options(host: str, port: int, workers: int) -> dict[str, Any]:
+    """Return the gunicorn settings of `menagerie serve`."""
+    return {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": int(os.environ.get("MENAGERIE_THREADS", THREADS)),
+        "timeout": TIMEOUT_S,
+        "graceful_timeout": TIMEOUT_S,
+        "keepalive": 5,
+        **LIMITS,
+    }
+
+
+def serve(host: str, port: int, workers: int) -> int:
+    """Serve the API: gunicorn with `workers` processes when REDIS_URL is set, else one Flask server."""
+    if os.environ.get("REDIS_URL"):
+        ApiServer(gunicorn_options(host, port, workers)).run()
+        return 0
+    from service.http import create_app
+
+    if workers != 1:
+        log.warning("embedded mode keeps its store in memory: one process serves, not %d", workers)
+    create_app().run(host=host, port=port, threaded=True)
+    return 0

@@ -1,0 +1,78 @@
+"""Fair use: rate limits per client address on what costs the service work (creating games, moves).
+
+The counters live on the same Redis as the store (the embedded fakeredis in
+embedded mode), under the deployment's key prefix, so every API process of a
+deployment counts one client together. Limits are generous by default and set
+by environment (`MENAGERIE_RATE_CREATE`, `MENAGERIE_RATE_ACTIONS`) or by the
+app's config (`RATE_LIMIT_CREATE`, `RATE_LIMIT_ACTIONS`; `RATE_LIMITS_ENABLED`).
+A client over a limit gets 429 `too_many_requests` with `Retry-After`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import Any, cast
+
+from flask import Flask
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+from service.bootstrap import Services
+
+# A human plays a few moves a minute and a busy bot client a few a second; a
+# client creating more than a game a second is a flood.
+DEFAULT_CREATE = "60 per minute"
+DEFAULT_ACTIONS = "600 per minute"
+
+# The views each limit applies to, by endpoint.
+LIMITED = {
+    "RATE_LIMIT_CREATE": ("games.create_game", "tournaments.create_tournament"),
+    "RATE_LIMIT_ACTIONS": ("games.post_action", "games.join_game", "tournaments.register"),
+}
+
+EXTENSION = "menagerie.limiter"
+
+
+def limit_defaults() -> dict[str, object]:
+    """Return the rate-limit config read from the environment."""
+    return {
+        "RATE_LIMITS_ENABLED": os.environ.get("MENAGERIE_RATE_LIMITS", "on") != "off",
+        "RATE_LIMIT_CREATE": os.environ.get("MENAGERIE_RATE_CREATE", DEFAULT_CREATE),
+        "RATE_LIMIT_ACTIONS": os.environ.get("MENAGERIE_RATE_ACTIONS", DEFAULT_ACTIONS),
+    }
+
+
+def install_limits(app: Flask, services: Services) -> None:
+    """Limit the app's costly views per client address, counting on the store's Redis."""
+    if not app.config["RATE_LIMITS_ENABLED"]:
+        return
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        # The store's own connection pool: one Redis to run and to lose, and an
+        # outage is the same 503 `store_unavailable` as on any route.
+        storage_uri="redis://",
+        # flask-limiter types these as text, but `limits` takes a connection pool here.
+        storage_options=cast(dict[str, Any], {"connection_pool": services.redis.connection_pool}),
+        key_prefix=services.prefix,
+        # Retry-After on the 429 only (our error handler); not X-RateLimit-* and Retry-After on every answer.
+        headers_enabled=False,
+        # A counter per client and window: O(1) memory, unlike a moving window's entry per request.
+        strategy="fixed-window",
+    )
+    for config_key, endpoints in LIMITED.items():
+        for endpoint in endpoints:
+            limited: Any = limiter.limit(app.config[config_key])(app.view_functions[endpoint])
+            app.view_functions[endpoint] = limited
+    app.extensions[EXTENSION] = limiter
+
+
+def retry_after_s(app: Flask) -> int:
+    """Return the seconds until the limit the current request broke lets it through again."""
+    limiter: Limiter | None = app.extensions.get(EXTENSION)
+    current = limiter.current_limit if limiter is not None else None
+    if current is None:
+        return 1
+    return max(1, math.ceil(current.reset_at - time.time()))
