@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from flask import Blueprint, Response, jsonify, request
 
 from domain.games import RULES
@@ -173,6 +174,8 @@ def get_pairings(tournament_id: str, round_number: int) -> Any:
 def export_tournament(tournament_id: str) -> Any:
     """Return a finished tournament's bundle: its stream and every recorded game's export, as NDJSON."""
     lines = list(service().export(tournament_id))  # built whole, so a failure is an error, not a cut file
+    if request.accept_mimetypes.best_match(["application/x-ndjson", "application/json"]) == "application/json":
+        return jsonify({"lines": [orjson.loads(line) for line in lines]})
     headers = {"Content-Disposition": f'attachment; filename="{tournament_id}.ndjson"'}
     return Response(lines, mimetype="application/x-ndjson", headers=headers)
 

@@ -23,7 +23,7 @@ def test_just_after_game_started_no_one_acts_and_every_viewer_sees_an_empty_tabl
     assert past.rules_state is None
     assert past.to_act == frozenset() and not past.system_due and past.legal_actions(0) == []
     for seat in [0, None]:
-        assert game_view(past, seat)["state"] == {}
+        assert game_view(past, seat)["state"] is None
     assert game_view(past, None, open_view=True)["legal_actions"] == []
 
 
