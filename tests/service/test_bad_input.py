@@ -151,12 +151,12 @@ def test_a_body_over_the_limit_is_413_in_the_json_error_shape(client, game):
 
 
 def test_a_move_with_a_non_finite_extra_field_is_400_and_appends_nothing(client, fake_services):
-    created = client.post("/games", json={"game": "life-is-life", "seats": [{"name": "a"}, {"bot": "random"}] * 2})
-    game_id, token = created.json["id"], created.json["seats"][0]["token"]
-    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    seats = [{"name": "a"}, {"name": "b"}, {"name": "c"}]
+    created = client.post("/games", json={"game": "life-is-life", "seats": seats, "seed": "nan"}).json
+    game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    seat = client.get(f"/games/{game_id}").json["to_act"][0]
+    headers = {"Authorization": f"Bearer {tokens[seat]}", "Content-Type": "application/json"}
     view = client.get(f"/games/{game_id}", headers=headers).json
-    while 0 not in view["to_act"]:
-        view = client.get(f"/games/{game_id}", headers=headers).json
     action = json.dumps(view["legal_actions"][0])[:-1] + ', "extra": NaN}'
     for raw in (action, action.replace("NaN", "1e400"), action.replace("NaN", str(1 << 64))):
         body = '{"action": ' + raw + "}"
