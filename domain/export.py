@@ -54,10 +54,8 @@ def export_lines(head: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -
         yield json.dumps(event, sort_keys=True) + "\n"
 
 
-def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Parse an export; raise ExportFormatError naming the first bad line."""
-    head: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = []
+def json_objects(lines: Iterable[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """Yield each non-blank line with its number and its JSON object; raise ExportFormatError on any other line."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -67,14 +65,27 @@ def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, An
             raise ExportFormatError(number, f"not JSON ({error.msg})") from None
         if not isinstance(value, dict):
             raise ExportFormatError(number, "not a JSON object")
+        yield number, line, value
+
+
+def check_event(number: int, value: Mapping[str, Any]) -> None:
+    """Raise ExportFormatError unless line `number` holds a stored event's keys."""
+    missing = EVENT_KEYS - set(value)
+    if missing:
+        raise ExportFormatError(number, f"not an event (missing {', '.join(sorted(missing))})")
+
+
+def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Parse an export; raise ExportFormatError naming the first bad line."""
+    head: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = []
+    for number, _line, value in json_objects(lines):
         if head is None:
             if value.get("format") != FORMAT:
                 raise ExportFormatError(number, f"not a {FORMAT} header")
             head = value
             continue
-        missing = EVENT_KEYS - set(value)
-        if missing:
-            raise ExportFormatError(number, f"not an event (missing {', '.join(sorted(missing))})")
+        check_event(number, value)
         events.append(value)
     if head is None:
         raise ExportFormatError(1, "empty file")

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.export import EVENT_KEYS, ExportFormatError, export_lines, read_export
 from domain.export import FORMAT as GAME_FORMAT
+from domain.export import ExportFormatError, check_event, export_lines, json_objects, read_export
 
 FORMAT = "menagerie-tournament/1"
 
@@ -54,15 +54,7 @@ def read_bundle(lines: Iterable[str]) -> Bundle:
     sections: list[tuple[int, Any, list[str]]] = []
     head: dict[str, Any] | None = None
     events: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ExportFormatError(number, f"not JSON ({error.msg})") from None
-        if not isinstance(value, dict):
-            raise ExportFormatError(number, "not a JSON object")
+    for number, line, value in json_objects(lines):
         if head is None:
             if value.get("format") != FORMAT:
                 raise ExportFormatError(number, f"not a {FORMAT} header")
@@ -72,9 +64,7 @@ def read_bundle(lines: Iterable[str]) -> Bundle:
         elif sections:
             sections[-1][2].append(line)
         else:
-            missing = EVENT_KEYS - set(value)
-            if missing:
-                raise ExportFormatError(number, f"not an event (missing {', '.join(sorted(missing))})")
+            check_event(number, value)
             events.append(value)
     if head is None:
         raise ExportFormatError(1, "empty file")
