@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import os
+import signal
+import sys
 import time
 import uuid
 
@@ -15,9 +19,26 @@ from service.adapters.jobs import worker_queues
 
 log = logging.getLogger(__name__)
 
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a child of the worker (RQ's scheduler), have the kernel send SIGTERM when the worker dies.
+
+    A `kill -9` of the worker gives it no chance to stop its scheduler; without
+    this the scheduler lives on as an orphan, holding the queue's scheduler lock.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # the worker died before the request took effect
+        os.kill(os.getpid(), signal.SIGTERM)
+
 
 def run_worker(redis: Redis, prefix: str, max_backoff: float = 10.0) -> int:
     """Serve the prefix's queue until asked to stop; after an outage, wait for Redis and start again."""
+    parent = os.getpid()
+    os.register_at_fork(after_in_child=lambda: _die_with_parent(parent))
     backoff = 0.5
     while True:
         # A fresh name each time: the last incarnation may still be listed as alive.
@@ -31,6 +52,12 @@ def run_worker(redis: Redis, prefix: str, max_backoff: float = 10.0) -> int:
             worker.work(with_scheduler=True)
         except (RedisConnectionError, RedisTimeoutError) as error:
             log.warning("worker lost the store: %s", error)
+        finally:
+            # RQ stops its scheduler on a clean stop; after an error the next
+            # incarnation starts one of its own, so this one must not live on.
+            scheduler = worker.scheduler._process if worker.scheduler is not None else None
+            if scheduler is not None and scheduler.is_alive():
+                worker.stop_scheduler()
         if worker._stop_requested:  # a signal asked us to stop: RQ's own flag, no public accessor
             return 0
         if time.monotonic() - started > 60:

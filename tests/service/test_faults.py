@@ -9,21 +9,13 @@ prints the longest stall it saw (`pytest -s tests/test_faults.py`).
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
 
-import orjson
 import pytest
 import redis
 from rq import Queue, Worker
@@ -31,76 +23,32 @@ from rq.registry import StartedJobRegistry
 
 from domain.audit import audit
 from service.bootstrap import Services, build
+from tests.support.processes import (
+    OwnRedis,
+    Processes,
+    Watch,
+    children_of,
+    free_port,
+    has_ended,
+    http,
+    url_of,
+    wait_for,
+)
 from tests.support.services import REAL_REDIS
 
 STEP_TIMEOUT_S = 3
 BOUND_S = 2 * STEP_TIMEOUT_S  # a step resumes within 2x the job timeout after any crash
 OUTAGE_S = 3
-ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = [
     pytest.mark.redis,
     pytest.mark.skipif(shutil.which("redis-server") is None, reason="SKIPPED: no redis-server on PATH"),
 ]
 
-T = TypeVar("T")
-
-
-def wait_for(condition: Callable[[], T], deadline_s: float, what: str) -> T:
-    """Poll `condition` until it is truthy; fail after `deadline_s`."""
-    end = time.monotonic() + deadline_s
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > end:
-            pytest.fail(f"gave up after {deadline_s} s waiting for {what}")
-        time.sleep(0.02)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Processes:
-    """Subprocesses of one test, with their logs; all are killed at the end."""
-
-    def __init__(self, logs: Path) -> None:
-        self.logs = logs
-        self.running: list[subprocess.Popen[bytes]] = []
-
-    def menagerie(self, name: str, args: list[str], url: str, prefix: str, fault: str | None = None) -> Any:
-        env = {
-            **os.environ,
-            "REDIS_URL": url,
-            "MENAGERIE_PREFIX": prefix,
-            "MENAGERIE_STEP_TIMEOUT_S": str(STEP_TIMEOUT_S),
-            "PYTHONPATH": str(ROOT),
-        }
-        env.pop("MENAGERIE_FAULT", None)
-        if fault:
-            env["MENAGERIE_FAULT"] = fault
-        log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 — closed with the process
-        command = [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())", *args]
-        process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
-        self.running.append(process)
-        return process
-
-    def log(self, name: str) -> str:
-        return (self.logs / f"{name}.log").read_text(errors="replace")
-
-    def stop_all(self) -> None:
-        for process in self.running:
-            if process.poll() is None:
-                process.kill()
-                process.wait(10)
-
 
 @pytest.fixture
 def processes(tmp_path: Path) -> Iterator[Processes]:
-    procs = Processes(tmp_path)
+    procs = Processes(tmp_path, STEP_TIMEOUT_S)
     yield procs
     procs.stop_all()
 
@@ -116,36 +64,6 @@ def real() -> Iterator[tuple[redis.Redis, str]]:
     if keys:
         REAL_REDIS.delete(*keys)
     REAL_REDIS.srem("rq:queues", f"rq:queue:{prefix}")
-
-
-def url_of(client: redis.Redis) -> str:
-    kwargs = client.connection_pool.connection_kwargs
-    return f"redis://{kwargs.get('host', '127.0.0.1')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
-
-
-class Watch:
-    """Poll games' versions; remember the longest time any active game went without a new event."""
-
-    def __init__(self, version: Callable[[str], int], finished: Callable[[str], bool]) -> None:
-        self.version = version
-        self.finished = finished
-        self.seen: dict[str, tuple[int, float]] = {}
-        self.longest = 0.0
-
-    def poll(self, game_ids: list[str]) -> bool:
-        """Take one look at every game; return whether all have finished."""
-        now = time.monotonic()
-        done = True
-        for game_id in game_ids:
-            version = self.version(game_id)
-            last = self.seen.get(game_id)
-            if last is None or version != last[0]:
-                self.seen[game_id] = (version, now)
-            else:
-                self.longest = max(self.longest, now - last[1])
-            if not self.finished(game_id):
-                done = False
-        return done
 
 
 def all_bot_game(services: Services, seed: str) -> str:
@@ -172,6 +90,8 @@ def test_a_worker_killed_while_it_holds_a_step_job_does_not_strand_the_game(real
     processes.menagerie("survivor", ["worker"], url, prefix)
     queue = Queue(prefix, connection=client)
     wait_for(lambda: Worker.count(queue=queue) >= 2, 60, "the second worker to listen")
+    # The holder started first, so it holds the queue's scheduler lock and runs RQ's scheduler as its child.
+    scheduler = wait_for(lambda: children_of(holder.pid), 30, "the holder's scheduler process")
     holder.send_signal(signal.SIGKILL)
     holder.wait(10)
     killed = time.monotonic()
@@ -180,6 +100,7 @@ def test_a_worker_killed_while_it_holds_a_step_job_does_not_strand_the_game(real
     wait_for(lambda: services.store.version(game_id) > version, 3 * BOUND_S, "another worker to take the step")
     stall = time.monotonic() - killed
     print(f"\nkill -9 of a worker holding a step: the game moved again {stall:.2f} s after the kill")
+    wait_for(lambda: all(has_ended(pid) for pid in scheduler), 30, "the killed worker's scheduler to stop with it")
     watch = Watch(services.store.version, lambda g: services.repository.load(g).status == "finished")
     wait_for(lambda: watch.poll([game_id]), 120, "the game to finish")
     print(f"longest stall afterwards: {watch.longest:.2f} s")
@@ -209,51 +130,6 @@ def test_a_process_dying_between_append_and_enqueue_does_not_strand_the_game(rea
     watch = Watch(services.store.version, lambda g: services.repository.load(g).status == "finished")
     wait_for(lambda: watch.poll([game_id]), 120, "the game to finish")
     finished_and_audited(services, game_id)
-
-
-class OwnRedis:
-    """A redis-server of the test's own: own port, temp dir, AOF `always`."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        args = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory)]
-        args += ["--appendonly", "yes", "--appendfsync", "always", "--save", "", "--maxmemory-policy", "noeviction"]
-        log = open(self.directory / "redis.log", "ab")  # noqa: SIM115 — closed with the process
-        self.process = subprocess.Popen(args, stdout=log, stderr=log)
-        probe = redis.Redis(port=self.port)
-        wait_for(lambda: _answers(probe), 20, "redis-server to answer")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.kill()
-        self.process.wait(10)
-
-
-def _answers(client: redis.Redis) -> bool:
-    try:
-        return bool(client.ping())
-    except redis.exceptions.RedisError:
-        return False
-
-
-def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
-    data = orjson.dumps(body) if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, orjson.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, {"body": error.read().decode(errors="replace"), "retry_after": error.headers["Retry-After"]}
-    except OSError:
-        return 0, None
 
 
 @pytest.fixture
