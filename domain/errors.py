@@ -31,6 +31,6 @@ class GameOver(RuleError):
 
 
 class OptionsError(DomainError):
-    """Game options or seat counts that no game can be created with (HTTP 400)."""
+    """Game options or seat counts that no game can be created with (HTTP 422: the request was well-formed)."""
 
     code = "invalid_options"

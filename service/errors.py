@@ -38,18 +38,6 @@ class InvalidIdempotencyKey(BadRequest):
     code = "invalid_idempotency_key"
 
 
-class AtOutOfRange(BadRequest):
-    """A past view asked for after an event the game has not reached."""
-
-    code = "at_out_of_range"
-
-
-class UnknownGameType(BadRequest):
-    """A request names a game type that does not exist."""
-
-    code = "unknown_game_type"
-
-
 class Unauthorized(ServiceError):
     """The route needs a token the request does not carry (HTTP 401)."""
 
@@ -170,7 +158,19 @@ class RoundNotFound(NotFound):
     code = "round_not_found"
 
 
-class MissingEntrant(BadRequest):
+class MissingEntrant(Refused):
     """The organiser asked to withdraw someone without naming them."""
 
     code = "missing_entrant"
+
+
+class AtOutOfRange(NotFound):
+    """A past view asked for after an event the game has not reached: no such position (yet)."""
+
+    code = "at_out_of_range"
+
+
+class UnknownGameType(Refused):
+    """A request names a game type that does not exist (the list of types is data, not schema: 422)."""
+
+    code = "unknown_game_type"

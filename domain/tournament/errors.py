@@ -1,4 +1,4 @@
-"""Why a tournament command is refused; each is a 422 (or 400 for bad settings) with its own code."""
+"""Why a tournament command is refused; each is a 422 with its own code."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ class TournamentError(RuleError):
 
 
 class InvalidTournament(OptionsError):
-    """Settings no tournament can be created with (HTTP 400)."""
+    """Settings no tournament can be created with (HTTP 422)."""
 
     code = "invalid_tournament"
 

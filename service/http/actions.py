@@ -1,4 +1,4 @@
-"""Action bodies: each must be one of its game's action forms (`Rules.actions`), else 400.
+"""Action bodies: each must be one of its game's action forms (`Rules.actions`), else 400 (422 for another game's).
 
 The forms are the game's own declaration; this module turns them into
 marshmallow schemas once per game and type. Whether a well-formed action is
@@ -13,7 +13,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from domain.games import rules_for
+from domain.errors import RuleError
+from domain.games import RULES, rules_for
 from service.http.fields import Text, WholeNumber
 
 MAX_INDEX = 1_000  # rows, groups, seats: small numbers in every game
@@ -46,10 +47,28 @@ def load_action(game_type: str, action: Mapping[str, Any]) -> dict[str, Any]:
     """Return the action if it is one of the game's action forms; else raise ValidationError (400)."""
     forms = rules_for(game_type).actions
     kind = action.get("type")
-    if not isinstance(kind, str) or kind not in forms:
-        raise ValidationError({"action": {"type": [f"must be one of {', '.join(sorted(forms))}"]}})
     try:
+        if not isinstance(kind, str) or kind not in forms:
+            raise ValidationError({"type": [f"must be one of {', '.join(sorted(forms))}"]})
         loaded: dict[str, Any] = _schema(game_type, kind).load(action)
     except ValidationError as error:
+        if _another_games_move(game_type, action):
+            # Well-formed by openapi.yaml's Action (any game's forms), but not a move of this game.
+            raise RuleError(f"not a move of {game_type}; its moves are {', '.join(sorted(forms))}") from None
         raise ValidationError({"action": error.messages}) from None
     return loaded
+
+
+def _another_games_move(game_type: str, action: Mapping[str, Any]) -> bool:
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        return False
+    for other in RULES.values():
+        if other.id == game_type or kind not in other.actions:
+            continue
+        try:
+            _schema(other.id, kind).load(action)
+        except ValidationError:
+            continue
+        return True
+    return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import orjson
 from flask import Flask, Response, current_app, jsonify
 from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
@@ -25,12 +26,13 @@ log = logging.getLogger(__name__)
 STATUS: dict[type[Exception], int] = {
     BadRequest: 400,
     ValidationError: 400,
-    OptionsError: 400,
     Unauthorized: 401,
     Forbidden: 403,
     NotFound: 404,
     VersionConflict: 409,
     Refused: 422,
+    # Options, seat counts or a card set that match the request schema but no game is created with.
+    OptionsError: 422,
     RuleError: 422,
     DomainError: 422,
 }
@@ -47,7 +49,16 @@ def status_of(error: Exception) -> int:
 
 
 def error_response(status: int, code: str, message: str, details: Any = None) -> tuple[Response, int]:
-    """Return the JSON error body with its status."""
+    """Return the JSON error body with its status.
+
+    Details may echo what the client sent (a number from the URL, say); what
+    JSON cannot carry (an integer past 64 bits) is left out rather than
+    turning a refusal into a 500.
+    """
+    try:
+        orjson.dumps(details)
+    except TypeError:
+        details = {"omitted": "details that cannot be written as JSON"}
     return jsonify({"error": {"code": code, "message": message, "details": details or {}}}), status
 
 

@@ -44,7 +44,7 @@ class CreateGameSchema(Schema):
         unknown = RAISE
 
     game = Text(max_length=NAME_LENGTH, required=True)
-    seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(min=1, max=MAX_SEATS))
+    seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(min=2, max=MAX_SEATS))
     options = fields.Dict(keys=Text(max_length=NAME_LENGTH), load_default=dict)
     seed = Text(max_length=SEED_LENGTH, load_default=None)
 
@@ -108,11 +108,12 @@ class CreateTournamentSchema(Schema):
     format = fields.String(validate=validate.OneOf(FORMATS), load_default="swiss")
     rounds = WholeNumber(minimum=1, maximum=MAX_ROUNDS, required=True)
     table_sizes = fields.List(
-        WholeNumber(minimum=1, maximum=MAX_SEATS), validate=validate.Length(min=1, max=MAX_SEATS), load_default=None
+        WholeNumber(minimum=2, maximum=MAX_SEATS), validate=validate.Length(min=1, max=MAX_SEATS), load_default=None
     )
     max_players = WholeNumber(minimum=2, maximum=MAX_PLAYERS, load_default=None)
     scoring = fields.Dict(
-        keys=Text(max_length=2),
+        # Any key openapi.yaml allows; one that is not a table size played is the domain's 422.
+        keys=fields.String(),
         values=fields.List(
             fields.Float(allow_nan=False, validate=validate.Range(min=0, max=1_000_000)),
             validate=validate.Length(max=MAX_SEATS),

@@ -14,6 +14,7 @@ import orjson
 from flask import Blueprint, Response, jsonify, request
 
 from domain.games import RULES
+from domain.tournament.decide import MAX_ROUNDS
 from projections.tournament import pairings, pairings_text, standings_csv, tournament_view
 from service.application.tournaments import ORGANISER, TournamentService
 from service.errors import (
@@ -162,7 +163,8 @@ def get_standings(tournament_id: str) -> Any:
 def get_pairings(tournament_id: str, round_number: int) -> Any:
     """Return a round's tables, seats and game links: JSON, or printable text with `Accept: text/plain`."""
     tournament = service().check(service().load(tournament_id))
-    listed = pairings(tournament, round_number, request.host_url)
+    # The URL converter takes any whole number; one past any round could not go into JSON details.
+    listed = pairings(tournament, round_number, request.host_url) if round_number <= MAX_ROUNDS else None
     if listed is None:
         raise RoundNotFound(f"tournament {tournament.id} has no round {round_number}", round=round_number)
     if _prefers("text/plain"):

@@ -117,9 +117,9 @@ def test_a_seat_that_does_not_move_is_stood_in_for_after_move_s_over_http(fake_s
     assert stood_in and stood_in[0]["command"].get("redacted")
 
 
-def test_a_malformed_clock_is_a_400(client):
+def test_a_clock_out_of_range_is_a_422(client):
     answer = client.post(
         "/games",
         json={"game": "toy", "seats": [{"name": "ann"}, {"bot": "random"}], "options": {"clock": {"move_s": 0}}},
     )
-    assert answer.status_code == 400
+    assert answer.status_code == 422

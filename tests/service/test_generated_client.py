@@ -195,8 +195,8 @@ def test_errors_are_typed_with_their_codes(api):
     assert missing.error.code == m.ErrorCode.GAME_NOT_FOUND
     unknown = api.call("get_leaderboard", "chess", client=api.client(), expect=404)
     assert unknown.error.code == m.ErrorCode.GAME_TYPE_NOT_FOUND and "life-is-life" in unknown.error.details.known
-    body = m.CreateGame(game="chess", seats=[m.SeatSpec(name="ann")])
-    bad = api.call("create_game", client=api.client(), body=body, expect=400)
+    body = m.CreateGame(game="chess", seats=[m.SeatSpec(name="ann"), m.SeatSpec()])
+    bad = api.call("create_game", client=api.client(), body=body, expect=422)
     assert bad.error.code == m.ErrorCode.UNKNOWN_GAME_TYPE
 
 

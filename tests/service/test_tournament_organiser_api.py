@@ -35,7 +35,7 @@ def post(client, started: dict[str, Any], route: str, json: Any, headers: dict[s
     ("body", "who", "status", "code"),
     [
         ({}, None, 401, "missing_token"),
-        ({}, "organiser", 400, "missing_entrant"),
+        ({}, "organiser", 422, "missing_entrant"),
         ({"entrant": 1}, "ann", 403, "not_organiser"),
         ({"entrant": "x"}, "organiser", 400, "invalid_request"),
         ({"reason": ""}, "ann", 400, "invalid_request"),

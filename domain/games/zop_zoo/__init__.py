@@ -77,6 +77,7 @@ class ZopZoo:
             800,
             "total that ends the game after its round (the publisher suggests 1000 for 2 players, 600 for 5-6)",
             minimum=1,
+            maximum=1_000_000,  # a few hundred points a round: beyond this a game would never end
         ),
         Option(
             "card_set",

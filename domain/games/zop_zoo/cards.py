@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from domain.errors import OptionsError
 
@@ -87,8 +87,8 @@ def parse(raw: Any) -> CardSet:
         raise CardSetError("a card set is a JSON object")
     categories = _categories(raw.get("categories"))
     connect = raw.get("connect_value")
-    if not isinstance(connect, int) or isinstance(connect, bool):
-        raise CardSetError("card set: connect_value must be an integer")
+    if not _is_int(connect):
+        raise CardSetError(f"card set: connect_value must be an integer within ±{POINTS_LIMIT}")
     cards: dict[str, Card] = {}
     white = _deck(raw, "white", WHITE_KINDS, categories, connect, cards)
     black = _deck(raw, "black", BLACK_KINDS, categories, connect, cards)
@@ -106,8 +106,13 @@ def check_fits(cards: CardSet, seats: int) -> None:
         raise CardSetError(f"card set: the black deck is too small for {seats} seats")
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+# Points on a card, a category or a connection; the bundled deck's are in the hundreds.
+POINTS_LIMIT = 1_000_000
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    """Whether `value` is a whole number of points within ±POINTS_LIMIT (openapi.yaml says the same)."""
+    return isinstance(value, int) and not isinstance(value, bool) and -POINTS_LIMIT <= value <= POINTS_LIMIT
 
 
 def _categories(raw: Any) -> dict[str, int]:
