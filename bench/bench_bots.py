@@ -23,7 +23,7 @@ from domain.chance import DrawnChance
 from domain.events import Event
 from domain.games import rules_for
 from projections import projection_for
-from workers.bots import BOTS, bot_rng
+from workers.bots import BOTS, SEARCH, bot_rng
 from workers.bots.mcts import bot as mcts_bot
 
 KINDS = ("mcts", "heuristic", "random")
@@ -94,7 +94,7 @@ def main() -> None:
         game, seats = table.split(":")[0], int(table.split(":")[1])
         bots = dict(BOTS[game])
         if iterations:
-            bots["mcts"] = mcts_bot(_game_of(game), iterations)
+            bots["mcts"] = mcts_bot(SEARCH[game], iterations)
         places: dict[str, list[float]] = {kind: [] for kind in KINDS}
         wins: dict[str, list[float]] = {kind: [] for kind in KINDS}
         rating = ratings.RatingTable(game=game)
@@ -114,17 +114,6 @@ def main() -> None:
                 f"| {r.mu:5.1f} ± {r.sigma:3.1f} | {per_game:.1f} |",
                 flush=True,
             )
-
-
-def _game_of(game: str) -> Any:
-    from workers.bots import animals_on_board_sampler, bloede_kuh_sampler, life_is_life_sampler, zop_zoo_sampler
-
-    return {
-        "life-is-life": life_is_life_sampler.GAME,
-        "animals-on-board": animals_on_board_sampler.GAME,
-        "bloede-kuh": bloede_kuh_sampler.GAME,
-        "zop-zoo": zop_zoo_sampler.GAME,
-    }[game]
 
 
 if __name__ == "__main__":

@@ -26,6 +26,11 @@ stand-in's action, chosen from the seat's view, so an audit re-executes it
 like any move; the seat keeps its place and has its clock again next time. A
 timeout decided at another version than the game's changes nothing: the seat
 (or someone) moved meanwhile.
+
+The search budget of the game's `mcts` seats is a core option too
+(`options["mcts_iterations"]`, recorded in GameCreated when given): a number of
+iterations, not a time, so a bot's move depends only on the game, its seed and
+the step, and replays and audits are unaffected by the machine's speed.
 """
 
 from __future__ import annotations
@@ -48,6 +53,8 @@ CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "TimedOut", 
 
 # A move clock allows from one second (tests) to a week (correspondence play).
 CLOCK_MOVE_S = (1, 7 * 24 * 3600)
+# An mcts seat's iterations a move: from one (a random rollout) to ten times the default.
+MCTS_ITERATIONS = (1, 2000)
 
 # GameCreated v1 did not record the rules version; every such game was played
 # under version "1" of its rules.
@@ -77,6 +84,7 @@ class Game:
     last_hash: str = GENESIS_HASH
     options: Mapping[str, Any] | None = None
     clock: Mapping[str, Any] | None = None
+    mcts_iterations: int | None = None  # None: each game's default search budget
     rules_version: str = ""
     seed_commitment: str = ""
     seats: tuple[Seat, ...] = ()
@@ -147,6 +155,7 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
             type=data["game"],
             options=data["options"],
             clock=data.get("clock"),
+            mcts_iterations=data.get("mcts_iterations"),
             rules_version=data["rules_version"],
             seed_commitment=data["seed_commitment"],
             seats=tuple(Seat() for _ in range(data["seats"])),
@@ -213,6 +222,7 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
     seats = command["seats"]
     raw = dict(command.get("options") or {})
     clock = normalise_clock(raw.pop("clock", None))
+    iterations = normalise_iterations(raw.pop("mcts_iterations", None))
     options = normalise_options(rules, raw, len(seats))
     version = command.get("rules_version", rules.rules_version)
     if version not in rules.rules_versions:
@@ -233,6 +243,7 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
             "seed_commitment": command["seed_commitment"],
             # Only a game with a clock records one, so games without keep their old bytes.
             **({"clock": clock} if clock is not None else {}),
+            **({"mcts_iterations": iterations} if iterations is not None else {}),
         },
     )
     game = Game(version=0, type=rules.id, seats=tuple(Seat() for _ in seats), options=options, rules_version=version)
@@ -257,6 +268,16 @@ def normalise_clock(raw: Any) -> dict[str, int] | None:
     if not isinstance(move_s, int) or isinstance(move_s, bool) or not low <= move_s <= high:
         raise OptionsError(f"clock move_s is a whole number of seconds from {low} to {high}", option="clock")
     return {"move_s": move_s}
+
+
+def normalise_iterations(raw: Any) -> int | None:
+    """Check an `mcts_iterations` option: null (the default budget) or a whole number in MCTS_ITERATIONS."""
+    low, high = MCTS_ITERATIONS
+    if raw is None:
+        return None
+    if not isinstance(raw, int) or isinstance(raw, bool) or not low <= raw <= high:
+        raise OptionsError(f"option mcts_iterations is a whole number from {low} to {high}", option="mcts_iterations")
+    return raw
 
 
 def first_open_seat(game: Game) -> int:

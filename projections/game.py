@@ -30,6 +30,7 @@ def game_view(game: Game, seat: int | None, *, open_view: bool = False) -> dict[
         "seats": [{"seat": i, "name": s.name, "bot": s.bot, "filled": s.filled} for i, s in enumerate(game.seats)],
         "to_act": sorted(game.to_act),
         "clock": dict(game.clock) if game.clock is not None else None,
+        "mcts_iterations": game.mcts_iterations,
         "you": seat,
         "legal_actions": game.legal_actions(seat) if seat is not None else [],
         "state": state,

@@ -35,7 +35,7 @@ from typing import Any
 
 from domain.chance import Chance, seed_commitment
 from domain.events import SYSTEM, Event
-from domain.game import normalise_clock
+from domain.game import normalise_clock, normalise_iterations
 from domain.games import RULES
 from domain.rules import normalise_options
 from domain.tournament import scoring
@@ -117,10 +117,13 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
     # A tournament's games have a move clock unless the organiser says `"clock": null`:
     # one absent player must not hold up a whole round.
     clock = normalise_clock(raw.pop("clock", DEFAULT_CLOCK))
+    iterations = normalise_iterations(raw.pop("mcts_iterations", None))
     options: dict[str, Any] = {}
     for size in sizes:
         options = normalise_options(rules, raw, size)
     options["clock"] = clock
+    if iterations is not None:  # only when set, so older tournaments re-execute unchanged
+        options["mcts_iterations"] = iterations
     if seed_commitment(seed) != command["seed_commitment"]:
         raise TournamentError("the seed does not match its commitment")
     # Only when set, so that streams recorded before late entry existed re-execute unchanged.

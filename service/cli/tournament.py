@@ -39,6 +39,9 @@ def add_parser(commands: Any) -> None:
     )
     run.add_argument("--format", default="swiss", choices=FORMATS)
     run.add_argument("--seed", default=None, help="fixes every pairing and deal")
+    run.add_argument(
+        "--mcts-iterations", type=int, default=None, help="the mcts bots' search budget a move (default: the game's)"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -55,7 +58,9 @@ def main(args: argparse.Namespace) -> int:
     logging.getLogger().setLevel(logging.WARNING)
     services = from_env()
     try:
-        standings = run_tournament(services, args.game, args.players, args.rounds, kinds, args.format, args.seed)
+        standings = run_tournament(
+            services, args.game, args.players, args.rounds, kinds, args.format, args.seed, args.mcts_iterations
+        )
     except DomainError as error:
         print(f"menagerie: {error.message}", file=sys.stderr)
         return 2
@@ -71,12 +76,16 @@ def run_tournament(
     kinds: list[str],
     format: str = "swiss",
     seed: str | None = None,
+    mcts_iterations: int | None = None,
     out: TextIO | None = None,
 ) -> dict[str, Any]:
     """Create, fill with bots, start and run a tournament to its end; return its final view."""
     tournaments = services.tournaments
     capacity = players if format != ROUND_ROBIN and players > DEFAULT_SWISS_CAPACITY else None
-    created, _ = tournaments.create(game, rounds=rounds, format=format, seed=seed, max_players=capacity)
+    options = {"mcts_iterations": mcts_iterations} if mcts_iterations is not None else None
+    created, _ = tournaments.create(
+        game, rounds=rounds, format=format, seed=seed, max_players=capacity, options=options
+    )
     for index in range(players):
         tournaments.register(created.id, bot=kinds[index % len(kinds)])
     per_round = 1 if format == ROUND_ROBIN else len(split(players, created.table_sizes)[0])

@@ -35,24 +35,31 @@ def random_bot(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random
     return rng.choice(legal)
 
 
-BOTS: dict[str, dict[str, Bot]] = {
-    "life-is-life": {
-        "random": random_bot,
-        "heuristic": life_is_life.heuristic,
-        "mcts": mcts_bot(life_is_life_sampler.GAME),
-    },
-    "animals-on-board": {
-        "random": random_bot,
-        "heuristic": animals_on_board.heuristic,
-        "mcts": mcts_bot(animals_on_board_sampler.GAME),
-    },
-    "bloede-kuh": {"random": random_bot, "heuristic": bloede_kuh.heuristic, "mcts": mcts_bot(bloede_kuh_sampler.GAME)},
-    "zop-zoo": {"random": random_bot, "heuristic": zop_zoo.heuristic, "mcts": mcts_bot(zop_zoo_sampler.GAME)},
+# What the search needs of each game: its sampler, fast-path rules and default budget.
+SEARCH = {
+    "life-is-life": life_is_life_sampler.GAME,
+    "animals-on-board": animals_on_board_sampler.GAME,
+    "bloede-kuh": bloede_kuh_sampler.GAME,
+    "zop-zoo": zop_zoo_sampler.GAME,
 }
 
+BOTS: dict[str, dict[str, Bot]] = {
+    "life-is-life": {"random": random_bot, "heuristic": life_is_life.heuristic},
+    "animals-on-board": {"random": random_bot, "heuristic": animals_on_board.heuristic},
+    "bloede-kuh": {"random": random_bot, "heuristic": bloede_kuh.heuristic},
+    "zop-zoo": {"random": random_bot, "heuristic": zop_zoo.heuristic},
+}
+for _game, _search in SEARCH.items():
+    BOTS[_game]["mcts"] = mcts_bot(_search)
 
-def bot_for(game_id: str, kind: str) -> Bot:
-    """Return the bot of a kind for a game (KeyError for an unknown game or kind)."""
+
+def bot_for(game_id: str, kind: str, iterations: int | None = None) -> Bot:
+    """Return the bot of a kind for a game (KeyError for an unknown game or kind).
+
+    `iterations` is the game's `mcts_iterations` option: the search budget of its mcts seats.
+    """
+    if kind == "mcts" and iterations is not None:
+        return mcts_bot(SEARCH[game_id], iterations)
     return BOTS[game_id][kind]
 
 

@@ -22,7 +22,7 @@ class BotPlayers:
     def choose(self, game: Game, seat: int, kind: str | None = None) -> dict[str, Any]:
         """Return the action the bot in `seat` (or a bot of `kind` standing in for the seat) plays now."""
         view = game_view(game, seat)
-        bot = bot_for(game.type, kind or game.seats[seat].bot or "random")
+        bot = bot_for(game.type, kind or game.seats[seat].bot or "random", game.mcts_iterations)
         if getattr(bot, "reads_log", False):
             view["log"] = self.seat_log(game, seat) if self.seat_log else []
         return bot(view, view["legal_actions"], bot_rng(game.id, game.version, seat))
