@@ -18,7 +18,6 @@ from redis import Redis
 from rq import Queue
 
 from domain.game import Game
-from projections.game import redact_log
 from service.adapters.cache import GameRepository
 from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
@@ -27,6 +26,7 @@ from service.adapters.store import EventStore
 from service.application.archive import ArchiveService
 from service.application.games import GameService
 from service.application.ratings import RatingService
+from service.application.seat_logs import SeatLogs
 from service.application.steward import Steward
 from service.application.tournaments import TournamentService
 from workers.bots.players import BotPlayers
@@ -100,7 +100,7 @@ def build(
     else:
         jobs = RQJobs(Queue(prefix, connection=redis), prefix, step_timeout_s)
     # A searching bot reads its seat's redacted log; it reads only up to the version it decides at.
-    bots = BotPlayers(lambda game, seat: redact_log(game.type, store.read(game.id, upto=game.version), seat))
+    bots = BotPlayers(SeatLogs(store))
     games = GameService(
         store,
         directory,
