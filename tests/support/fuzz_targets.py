@@ -184,6 +184,21 @@ def _aim(case: Any) -> str | None:
     return aims[_crc(case.operation.label, sorted(path.items()), case.query, _plain(case.body)) % len(aims)]
 
 
+def _linked_token(case: Any) -> Target | None:
+    """A real token a link put in the case (from a join or a register), kept as the case's auth.
+
+    Declared through the provider, it counts as credentials given on purpose: schemathesis's
+    ignored_auth check then strips it and expects a 401, instead of taking a 200 with it for
+    a route that accepts made-up credentials.
+    """
+    headers = case.headers or {}
+    value = next((v for k, v in headers.items() if k.lower() == "authorization"), None)
+    ids = [v for v in (case.path_parameters or {}).values() if isinstance(v, str) and REAL_ID.match(v)]
+    if not isinstance(value, str) or not ids or not value.startswith(f"Bearer {ids[0]}."):
+        return None
+    return Target({}, value.removeprefix("Bearer "))
+
+
 @schemathesis.auth(refresh_interval=None)
 class AimAtRealTargets:
     """Point a case at a real game or tournament and send the token that goes with it."""
@@ -195,7 +210,7 @@ class AimAtRealTargets:
     def get(self, case: Any, ctx: Any) -> Target | None:
         aim = _aim(case)
         if aim is None:
-            return None
+            return _linked_token(case)
         if not self.targets or self.served >= RENEW_AFTER:
             base_url = None if ctx.app is not None else case.operation.schema.get_base_url()
             try:
