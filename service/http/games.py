@@ -123,10 +123,12 @@ def post_action(game_id: str) -> Any:
     """Play one of the caller's legal actions."""
     game = services().repository.cached(game_id)
     seat = acting_seat(game)
+    # What does not match openapi.yaml (the header, the body) is a 400 before the move is judged (422).
+    idempotency_key = _idempotency_key()
     data = body(ACTION)
     action = load_action(game.type, data["action"])
     result = services().games.act(
-        game_id, seat, action, expected_version=data["expected_version"], idempotency_key=_idempotency_key()
+        game_id, seat, action, expected_version=data["expected_version"], idempotency_key=idempotency_key
     )
     return jsonify(result)
 

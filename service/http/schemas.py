@@ -21,6 +21,9 @@ SEED_LENGTH = 200
 MAX_VERSION = 1_000_000_000
 MAX_SEATS = 8  # no game seats more
 
+# marshmallow lets an optional field with `load_default=None` be sent as null; openapi.yaml
+# allows no null in a request body, so such fields say `allow_none=False` (null is a 400).
+
 
 class SeatSpecSchema(Schema):
     """A seat at creation: `{"name"}` a human, `{"bot"}` a bot, `{}` open."""
@@ -46,7 +49,7 @@ class CreateGameSchema(Schema):
     game = Text(max_length=NAME_LENGTH, required=True)
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(min=2, max=MAX_SEATS))
     options = fields.Dict(keys=Text(max_length=NAME_LENGTH), load_default=dict)
-    seed = Text(max_length=SEED_LENGTH, load_default=None)
+    seed = Text(max_length=SEED_LENGTH, load_default=None, allow_none=False)
 
 
 class JoinSchema(Schema):
@@ -66,7 +69,7 @@ class ActionSchema(Schema):
 
     # Its form is checked against the game's own action forms (service.http.actions).
     action = fields.Dict(keys=fields.String(), required=True)
-    expected_version = WholeNumber(minimum=0, maximum=MAX_VERSION, load_default=None)
+    expected_version = WholeNumber(minimum=0, maximum=MAX_VERSION, load_default=None, allow_none=False)
 
 
 class EventsQuerySchema(Schema):
@@ -108,9 +111,12 @@ class CreateTournamentSchema(Schema):
     format = fields.String(validate=validate.OneOf(FORMATS), load_default="swiss")
     rounds = WholeNumber(minimum=1, maximum=MAX_ROUNDS, required=True)
     table_sizes = fields.List(
-        WholeNumber(minimum=2, maximum=MAX_SEATS), validate=validate.Length(min=1, max=MAX_SEATS), load_default=None
+        WholeNumber(minimum=2, maximum=MAX_SEATS),
+        validate=validate.Length(min=1, max=MAX_SEATS),
+        load_default=None,
+        allow_none=False,
     )
-    max_players = WholeNumber(minimum=2, maximum=MAX_PLAYERS, load_default=None)
+    max_players = WholeNumber(minimum=2, maximum=MAX_PLAYERS, load_default=None, allow_none=False)
     scoring = fields.Dict(
         # Any key openapi.yaml allows; one that is not a table size played is the domain's 422.
         keys=fields.String(),
@@ -119,9 +125,10 @@ class CreateTournamentSchema(Schema):
             validate=validate.Length(max=MAX_SEATS),
         ),
         load_default=None,
+        allow_none=False,
     )
     options = fields.Dict(keys=Text(max_length=NAME_LENGTH), load_default=dict)
-    seed = Text(max_length=SEED_LENGTH, load_default=None)
+    seed = Text(max_length=SEED_LENGTH, load_default=None, allow_none=False)
     late_entry_until = WholeNumber(minimum=0, maximum=MAX_ROUNDS, load_default=0)
 
 
@@ -158,7 +165,7 @@ class WithdrawSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    entrant = WholeNumber(minimum=0, maximum=MAX_PLAYERS, load_default=None)
+    entrant = WholeNumber(minimum=0, maximum=MAX_PLAYERS, load_default=None, allow_none=False)
     reason = Text(max_length=500, load_default="withdrew")
 
 

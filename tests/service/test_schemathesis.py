@@ -3,9 +3,10 @@
 Schemathesis generates requests from openapi.yaml, valid and invalid, and
 runs all its checks on each answer: no 5xx, every status and body documented,
 a request the spec allows is not refused as malformed (400), one it forbids
-is refused. Half the cases are aimed at ids that exist (a game in play with
-its seat's token, a finished game, a tournament with the organiser's token),
-so the routes are reached past their 404s. Seeded and bounded, so the suite
+is refused. Most cases are aimed at ids that exist, with their tokens
+(tests/support/fuzz_targets.py), so the routes are reached past their 404s,
+and schemathesis checks that each route needing a token refuses the request
+without it. Seeded and bounded, so the suite
 runs the same examples every time; the stateful run follows the spec's links
 (create a game, then read, act on, export and audit it).
 The live 10-minute run against `make run` is `make fuzz` (README).
@@ -13,18 +14,15 @@ The live 10-minute run against `make run` is `make fuzz` (README).
 
 from __future__ import annotations
 
-import zlib
-from typing import Any
-
 import fakeredis
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
-from schemathesis.specs.openapi.checks import ignored_auth
 
 from service.bootstrap import build
 from service.http import create_app
+from tests.support import fuzz_targets  # noqa: F401 (registers the auth provider that aims cases at real targets)
 from tests.support.live_server import SPEC
 
 SERVICES = build(fakeredis.FakeRedis(), "schemathesis", inline_jobs=True, embedded=True)
@@ -44,46 +42,10 @@ SETTINGS = settings(
 )
 
 
-def _targets() -> dict[str, dict[str, Any]]:
-    client = APP.test_client()
-    live = client.post("/games", json={"game": "bloede-kuh", "seats": [{"name": "ann"}, {"bot": "random"}, {}]}).json
-    done = client.post("/games", json={"game": "zop-zoo", "seats": [{"bot": "random"}, {"bot": "random"}]}).json
-    tournament = client.post("/tournaments", json={"game": "life-is-life", "rounds": 1}).json
-    return {
-        "live": {"id": live["id"], "token": live["seats"][0]["token"]},
-        "done": {"id": done["id"], "token": None},
-        "tournament": {"tournament_id": tournament["id"], "token": tournament["organiser_token"]},
-    }
-
-
-TARGETS = _targets()
-
-
-def _aim(case: schemathesis.Case, target: str | None) -> bool:
-    """Point the case at an existing game or tournament (with its token), when its path names one.
-
-    Return whether a token was added: schemathesis's own check that a route refuses
-    missing credentials cannot strip a header it did not generate, so it is left out then.
-    """
-    if target is None or not case.path_parameters:
-        return False
-    aimed = TARGETS["tournament" if "tournament_id" in case.path_parameters else target]
-    for name in case.path_parameters:
-        if name in aimed:
-            case.path_parameters[name] = aimed[name]
-    if aimed["token"] is None:
-        return False
-    case.headers = {**(case.headers or {}), "Authorization": f"Bearer {aimed['token']}"}
-    return True
-
-
 @SCHEMA.parametrize()
 @SETTINGS
 def test_every_operation(case: schemathesis.Case) -> None:
-    # Which target, from the generated case itself: deterministic, as the examples are.
-    target = [None, "live", "done"][zlib.crc32(repr((case.path_parameters, case.query)).encode()) % 3]
-    with_token = _aim(case, target)
-    case.call_and_validate(excluded_checks=[ignored_auth] if with_token else None)
+    case.call_and_validate()
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
