@@ -21,7 +21,7 @@ from domain.game import Game
 from service.adapters.cache import GameRepository
 from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
-from service.adapters.jobs import InlineJobs, RQJobs
+from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
 from service.adapters.store import EventStore
 from service.application.archive import ArchiveService
 from service.application.games import GameService
@@ -83,8 +83,12 @@ def build(
     inline_jobs: bool,
     embedded: bool = False,
     step_timeout_s: int = 30,
+    background_jobs: bool = False,
 ) -> Services:
     """Wire the services on a Redis connection (real or fake).
+
+    `background_jobs` (with `inline_jobs`) runs the in-process jobs on a thread
+    of their own instead of in the caller's (the embedded server).
 
     `step_timeout_s` bounds a step job, and is how long after an append its
     step may wait before the due index calls it overdue (see `Steward`).
@@ -96,7 +100,8 @@ def build(
     # may refer to the services built below.
     jobs: InlineJobs | RQJobs
     if inline_jobs:
-        jobs = InlineJobs(lambda name, args: JOBS[name](services, *args))
+        in_process = BackgroundJobs if background_jobs else InlineJobs
+        jobs = in_process(lambda name, args: JOBS[name](services, *args))
     else:
         jobs = RQJobs(Queue(prefix, connection=redis), prefix, step_timeout_s)
     # A searching bot reads its seat's redacted log; it reads only up to the version it decides at.
@@ -131,8 +136,12 @@ def build(
     return services
 
 
-def from_env() -> Services:
-    """Use REDIS_URL and RQ workers if set; else the embedded default (fakeredis, in-process jobs)."""
+def from_env(background_jobs: bool = False) -> Services:
+    """Use REDIS_URL and RQ workers if set; else the embedded default (fakeredis, in-process jobs).
+
+    `background_jobs`: the embedded jobs run on a thread of their own (the server), not
+    in the caller's (`menagerie tournament run` waits for its tournament in `start`).
+    """
     url = os.environ.get("REDIS_URL")
     prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
     if url:
@@ -142,7 +151,12 @@ def from_env() -> Services:
 
     log.warning("REDIS_URL is not set: embedded mode, in-process fakeredis and jobs; data is in memory only")
     services = build(
-        fakeredis.FakeRedis(), prefix, inline_jobs=True, embedded=True, step_timeout_s=step_timeout_from_env()
+        fakeredis.FakeRedis(),
+        prefix,
+        inline_jobs=True,
+        embedded=True,
+        step_timeout_s=step_timeout_from_env(),
+        background_jobs=background_jobs,
     )
     # No worker process runs in embedded mode: a steward thread takes what is overdue.
     services.steward().start()

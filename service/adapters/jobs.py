@@ -10,6 +10,7 @@ table `JOBS`; `workers/jobs.py` holds their RQ entry points.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections.abc import Callable, Hashable
 
@@ -154,3 +155,31 @@ class InlineJobs:
                     log.exception("in-process job %s failed", key)
         finally:
             self._local.pending = None
+
+
+class BackgroundJobs(InlineJobs):
+    """In-process jobs on one thread of their own, for the embedded server.
+
+    Run in the request's thread, a step of an all-bot game would play the whole
+    game (and a tournament's start its whole round) before the request is
+    answered: a client waits, or times out, for what it should watch happen.
+    Here a request only queues its job; the jobs thread runs them one at a time,
+    each with its follow-ups, as one RQ worker would. Steps read the version
+    they act at, so a job queued twice costs a refused append, nothing more.
+    """
+
+    def __init__(self, dispatch: Dispatch) -> None:
+        super().__init__(dispatch)
+        self._queue: queue.SimpleQueue[tuple[Hashable, str, tuple[object, ...]]] = queue.SimpleQueue()
+        threading.Thread(target=self._work, name="menagerie-jobs", daemon=True).start()
+
+    def _submit(self, key: Hashable, name: str, args: tuple[object, ...]) -> None:
+        if getattr(self._local, "pending", None) is not None:
+            super()._submit(key, name, args)  # a follow-up of the job in hand, on the jobs thread
+            return
+        self._queue.put((key, name, args))
+
+    def _work(self) -> None:
+        while True:
+            key, name, args = self._queue.get()
+            super()._submit(key, name, args)

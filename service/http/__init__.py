@@ -28,7 +28,8 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     app.config.update(limit_defaults())
     app.config.update(config or {})
     app.json = OrjsonProvider(app)
-    services = services or from_env()
+    # Served, the embedded jobs run beside the requests: a request is answered, bots play on.
+    services = services or from_env(background_jobs=True)
     app.extensions["menagerie"] = services
     register_error_handlers(app)
     app.register_blueprint(games)
