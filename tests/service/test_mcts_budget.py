@@ -17,6 +17,9 @@ def test_an_all_mcts_game_with_a_small_budget_plays_to_the_end_and_audits(client
     view = client.get(f"/games/{created.json['id']}").json
     assert view["status"] == "finished" and view["mcts_iterations"] == 3
     assert audit(fake_services.store.read_raw(created.json["id"])).ok
+    # The log says it too (and the spec-checking client holds it to openapi.yaml's GameCreated).
+    log = client.get(f"/games/{created.json['id']}/events").json
+    assert log["events"][0]["data"]["mcts_iterations"] == 3
 
 
 def test_without_the_option_the_view_says_the_default_budget(client):

@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 from openapi_spec_validator import validate
 
+from domain.game import CORE_EVENTS
 from service.http import create_app
 
 SPEC = yaml.safe_load((Path(__file__).parent.parent.parent / "openapi.yaml").read_text())
@@ -29,3 +30,9 @@ def test_every_route_is_in_the_spec_and_every_spec_path_is_served(fake_services)
             served.add((path, method.lower()))
     documented = {(path, method) for path, item in SPEC["paths"].items() for method in item if method != "parameters"}
     assert served == documented
+
+
+def test_every_core_event_has_a_schema():
+    """The events every game shares (a move clock's `TimedOut` among them) are typed in the spec."""
+    mapping = SPEC["components"]["schemas"]["Event"]["discriminator"]["mapping"]
+    assert CORE_EVENTS <= set(mapping)
