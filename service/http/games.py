@@ -21,7 +21,9 @@ from service.http.schemas import (
     EVENTS_QUERY,
     JOIN,
     VIEW_QUERY,
+    plain_action_body,
 )
+from service.http.views import view_response
 
 games = Blueprint("games", __name__)
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -100,7 +102,7 @@ def get_game(game_id: str) -> Any:
         raise GameInPlay("the open view is available once the game is over")
     at = args["at"]
     if at is None:
-        return jsonify(game_view(game, seat, open_view=args["open"]))
+        return view_response(game, seat, args["open"])
     if at > game.version:
         raise AtOutOfRange(f"the game has {game.version} events; at must be 1 to {game.version}", version=game.version)
     # A past view, even at the current version: what was, with nothing to act on.
@@ -125,7 +127,7 @@ def post_action(game_id: str) -> Any:
     seat = acting_seat(game)
     # What does not match openapi.yaml (the header, the body) is a 400 before the move is judged (422).
     idempotency_key = _idempotency_key()
-    data = body(ACTION)
+    data = body(ACTION, plain_action_body)
     action = load_action(game.type, data["action"])
     result = services().games.act(
         game_id, seat, action, expected_version=data["expected_version"], idempotency_key=idempotency_key
