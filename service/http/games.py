@@ -19,6 +19,7 @@ from service.http.schemas import (
     ACTION,
     CREATE_GAME,
     EVENTS_QUERY,
+    GAME_LIST_QUERY,
     JOIN,
     VIEW_QUERY,
     plain_action_body,
@@ -79,17 +80,21 @@ def create_game() -> Any:
 
 @games.get("/games")
 def list_games() -> Any:
-    """List the newest games (a lobby): public facts only."""
+    """List the newest games (a lobby), a page at a time: public facts only."""
+    args = query(GAME_LIST_QUERY)
     s = services()
+    # One more than the page tells whether there is a next page, without counting the whole index.
+    ids = s.directory.recent_games(args["limit"] + 1, start=args["cursor"])
     listed = []
-    for game_id in s.directory.recent_games(50):
+    for game_id in ids[: args["limit"]]:
         try:
             game = s.repository.load(game_id)
         except GameNotFound:
             continue
         view = game_view(game, None)
         listed.append({k: view[k] for k in ("id", "game", "version", "status", "seats", "to_act")})
-    return jsonify({"games": listed})
+    more = len(ids) > args["limit"]
+    return jsonify({"games": listed, "next": args["cursor"] + args["limit"] if more else None})
 
 
 @games.get("/games/<game_id>")

@@ -84,6 +84,16 @@ def plain_action_body(data: dict[str, Any]) -> dict[str, Any] | None:
     return {"action": dict(action), "expected_version": version}
 
 
+class GameListQuerySchema(Schema):
+    """`GET /games` query."""
+
+    class Meta:
+        unknown = RAISE
+
+    limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=50)
+    cursor = fields.Integer(validate=validate.Range(min=0, max=10_000_000), load_default=0)
+
+
 class EventsQuerySchema(Schema):
     """`GET /games/{id}/events` query."""
 
@@ -218,6 +228,7 @@ class TournamentListQuerySchema(Schema):
 # One instance of each, shared by every request: building a schema costs more than loading with it.
 CREATE_GAME = CreateGameSchema()
 VIEW_QUERY = ViewQuerySchema()
+GAME_LIST_QUERY = GameListQuerySchema()
 STREAM_QUERY = StreamQuerySchema()
 JOIN = JoinSchema()
 ACTION = ActionSchema()
