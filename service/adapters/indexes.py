@@ -34,9 +34,9 @@ class Directory:
         """Unlist a game (after it has been archived)."""
         self.redis.zrem(f"{self.prefix}:games", game_id)
 
-    def recent_games(self, limit: int) -> list[str]:
-        """Return the ids of the newest games."""
-        return [text(g) for g in self.redis.zrevrange(f"{self.prefix}:games", 0, limit - 1)]
+    def recent_games(self, limit: int, start: int = 0) -> list[str]:
+        """Return the ids of the newest games, from position `start` (a page: O(log n + start + limit))."""
+        return [text(g) for g in self.redis.zrevrange(f"{self.prefix}:games", start, start + limit - 1)]
 
 
 class TournamentIndex:

@@ -173,7 +173,8 @@ class GameService:
     ) -> dict[str, Any]:
         """Play a seat's action; a retried Idempotency-Key returns the first result."""
         command = {"kind": "act", "seat": seat, "action": dict(action)}
-        fingerprint = _fingerprint([command, expected_version])
+        # Only a keyed request can be retried: the others need no fingerprint (a hash of the command).
+        fingerprint = _fingerprint([command, expected_version]) if idempotency_key else ""
         idempotency = None
         if idempotency_key:
             idempotency = Idempotency(

@@ -14,6 +14,7 @@ from service.http.json import OrjsonProvider
 from service.http.limits import install_limits, limit_defaults
 from service.http.streams import streams
 from service.http.tournaments import tournaments
+from service.http.views import install_views
 from service.web import web
 
 # No request needs more: the largest legal body (a create with eight seats and
@@ -32,6 +33,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     services = services or from_env(background_jobs=True)
     app.extensions["menagerie"] = services
     register_error_handlers(app)
+    install_views(app)
     app.register_blueprint(games)
     app.register_blueprint(tournaments)
     app.register_blueprint(streams)

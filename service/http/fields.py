@@ -17,6 +17,15 @@ def _printable(value: str) -> None:
         raise ValidationError("control characters and lone surrogates are not allowed")
 
 
+def plain_text(value: Any, max_length: int) -> bool:
+    """Tell whether `value` is text `Text(max_length=...)` plainly accepts: printable, 1 to `max_length` characters.
+
+    A fast check for hot paths; False says nothing (the field decides, with its own message).
+    """
+    # Printable strings hold no control character or surrogate (nor much else `Text` would take).
+    return type(value) is str and 0 < len(value) <= max_length and value.isprintable()
+
+
 class Text(fields.String):
     """A string of 1 to `max_length` characters, none of them a control character."""
 

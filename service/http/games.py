@@ -19,9 +19,12 @@ from service.http.schemas import (
     ACTION,
     CREATE_GAME,
     EVENTS_QUERY,
+    GAME_LIST_QUERY,
     JOIN,
     VIEW_QUERY,
+    plain_action_body,
 )
+from service.http.views import view_response
 
 games = Blueprint("games", __name__)
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -77,17 +80,21 @@ def create_game() -> Any:
 
 @games.get("/games")
 def list_games() -> Any:
-    """List the newest games (a lobby): public facts only."""
+    """List the newest games (a lobby), a page at a time: public facts only."""
+    args = query(GAME_LIST_QUERY)
     s = services()
+    # One more than the page tells whether there is a next page, without counting the whole index.
+    ids = s.directory.recent_games(args["limit"] + 1, start=args["cursor"])
     listed = []
-    for game_id in s.directory.recent_games(50):
+    for game_id in ids[: args["limit"]]:
         try:
             game = s.repository.load(game_id)
         except GameNotFound:
             continue
         view = game_view(game, None)
         listed.append({k: view[k] for k in ("id", "game", "version", "status", "seats", "to_act")})
-    return jsonify({"games": listed})
+    more = len(ids) > args["limit"]
+    return jsonify({"games": listed, "next": args["cursor"] + args["limit"] if more else None})
 
 
 @games.get("/games/<game_id>")
@@ -100,7 +107,7 @@ def get_game(game_id: str) -> Any:
         raise GameInPlay("the open view is available once the game is over")
     at = args["at"]
     if at is None:
-        return jsonify(game_view(game, seat, open_view=args["open"]))
+        return view_response(game, seat, args["open"])
     if at > game.version:
         raise AtOutOfRange(f"the game has {game.version} events; at must be 1 to {game.version}", version=game.version)
     # A past view, even at the current version: what was, with nothing to act on.
@@ -125,7 +132,7 @@ def post_action(game_id: str) -> Any:
     seat = acting_seat(game)
     # What does not match openapi.yaml (the header, the body) is a 400 before the move is judged (422).
     idempotency_key = _idempotency_key()
-    data = body(ACTION)
+    data = body(ACTION, plain_action_body)
     action = load_action(game.type, data["action"])
     result = services().games.act(
         game_id, seat, action, expected_version=data["expected_version"], idempotency_key=idempotency_key

@@ -72,6 +72,28 @@ class ActionSchema(Schema):
     expected_version = WholeNumber(minimum=0, maximum=MAX_VERSION, load_default=None, allow_none=False)
 
 
+def plain_action_body(data: dict[str, Any]) -> dict[str, Any] | None:
+    """Return what `ActionSchema` loads from a plainly valid body, without marshmallow; None: the schema decides."""
+    if "action" not in data or len(data) != 1 + ("expected_version" in data):
+        return None
+    action, version = data["action"], data.get("expected_version")
+    if type(action) is not dict:
+        return None
+    if "expected_version" in data and not (type(version) is int and 0 <= version <= MAX_VERSION):
+        return None
+    return {"action": dict(action), "expected_version": version}
+
+
+class GameListQuerySchema(Schema):
+    """`GET /games` query."""
+
+    class Meta:
+        unknown = RAISE
+
+    limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=50)
+    cursor = fields.Integer(validate=validate.Range(min=0, max=10_000_000), load_default=0)
+
+
 class EventsQuerySchema(Schema):
     """`GET /games/{id}/events` query."""
 
@@ -206,6 +228,7 @@ class TournamentListQuerySchema(Schema):
 # One instance of each, shared by every request: building a schema costs more than loading with it.
 CREATE_GAME = CreateGameSchema()
 VIEW_QUERY = ViewQuerySchema()
+GAME_LIST_QUERY = GameListQuerySchema()
 STREAM_QUERY = StreamQuerySchema()
 JOIN = JoinSchema()
 ACTION = ActionSchema()
