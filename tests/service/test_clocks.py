@@ -24,7 +24,7 @@ def clocked_game(services, seed: str):
 
 def run_out(services, game_id: str) -> None:
     """Fake the clock: the game's deadline is now in the past."""
-    services.redis.zadd(services.due.key, {game_id: 0})
+    services.redis.zadd(services.due.keys.of(game_id), {game_id: 0})
 
 
 def timeouts(services, game_id: str) -> list[int]:
