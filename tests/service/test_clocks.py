@@ -10,6 +10,9 @@ from domain.audit import audit
 from service.bootstrap import build
 from service.errors import VersionConflict
 from service.http import create_app
+from tests.support.services import on_every_store
+
+redis_client = on_every_store()
 
 CLOCK = {"clock": {"move_s": 1}}
 
