@@ -73,10 +73,10 @@ def redis_client(request: pytest.FixtureRequest) -> redis.Redis | RedisCluster:
     return connection(request)
 
 
-def on_every_store() -> Any:
-    """Return a `redis_client` fixture over fakeredis, the real server and the session's Redis Cluster."""
+def on_every_store(*stores: Any) -> Any:
+    """Return a `redis_client` fixture over `stores` (default: fakeredis, the real server and the session's cluster)."""
 
-    @pytest.fixture(params=[FAKE, REAL, CLUSTER], name="redis_client")
+    @pytest.fixture(params=list(stores or (FAKE, REAL, CLUSTER)), name="redis_client")
     def every_store(request: pytest.FixtureRequest) -> redis.Redis | RedisCluster:
         return connection(request)
 
