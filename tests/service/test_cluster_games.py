@@ -48,6 +48,10 @@ def deployment(redis_cluster: OwnCluster, cluster_client, tmp_path: Path) -> Ite
             if keys:
                 client.delete(*keys)
         REAL_REDIS.srem("rq:queues", f"rq:queue:{prefix}", f"rq:queue:{prefix}-human")
+        # Killed workers never deregister themselves.
+        workers = [name for name in REAL_REDIS.smembers("rq:workers") if prefix.encode() in name]
+        if workers:
+            REAL_REDIS.srem("rq:workers", *workers)
 
 
 def play_seat_0(client, game_id: str, token: str) -> dict:
