@@ -11,6 +11,7 @@ from service.adapters.connections import ConfigError, connect, rq_url
 from service.adapters.slots import DUE_SHARDS, DueKeys, aggregate_key, slot_of_key
 from service.adapters.store import EventStore
 from service.bootstrap import build
+from service.http import create_app
 from tests.service.test_self_healing import LostJobs
 from tests.support.services import CLUSTER, on_every_store
 
@@ -72,6 +73,13 @@ def test_an_idempotent_create_names_the_same_game_on_every_retry(redis_client, p
     again, tokens_again = services.games.create("toy", seats, {}, idempotency_key="make-1")
     assert first.id == again.id and tokens == tokens_again
     assert services.due.keys.of(first.id) is not None
+
+
+def test_health_on_a_cluster_pings_every_master_and_counts_every_shard(redis_client, prefix):
+    services = stranded(redis_client, prefix)
+    services.games.create("toy", [{"bot": "random"}, {"bot": "random"}], {}, seed="c3")
+    health = create_app(services).test_client().get("/health").json
+    assert health["store_state"] == "up" and health["overdue_steps"] == 1
 
 
 def test_on_a_single_redis_ids_are_taken_as_drawn():
