@@ -40,6 +40,7 @@ from redis.cluster import RedisCluster
 
 from service.adapters.connections import connect, is_cluster_url
 from tests.support.cluster import OwnCluster
+from tests.support.processes import forget_rq
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -223,7 +224,7 @@ def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Na
                 process.kill()
         for url in dict.fromkeys([store_url, rq_url]):
             remove_keys(connect(url), prefix)
-        Redis.from_url(rq_url).srem("rq:queues", f"rq:queue:{prefix}", f"rq:queue:{prefix}-human")
+        forget_rq(Redis.from_url(rq_url), prefix)
 
 
 def remove_keys(redis: Redis | RedisCluster, prefix: str) -> None:

@@ -118,10 +118,9 @@ def build(
         in_process = BackgroundJobs if background_jobs else InlineJobs
         jobs = in_process(lambda name, args: JOBS[name](services, *args))
     else:
-        queue = Queue(prefix, connection=queue_redis) if queue_redis is not None else None
-        if queue is None:
+        if queue_redis is None:
             raise ConfigError("RQ does not run on Redis Cluster: give it a plain Redis (RQ_REDIS_URL)")
-        jobs = RQJobs(queue, prefix, step_timeout_s)
+        jobs = RQJobs(Queue(prefix, connection=queue_redis), prefix, step_timeout_s)
     # A searching bot reads its seat's redacted log; it reads only up to the version it decides at.
     bots = BotPlayers(SeatLogs(store))
     games = GameService(

@@ -18,7 +18,7 @@ from rq import Queue, Worker
 from service.bootstrap import Services, build
 from service.http import create_app
 from tests.support.cluster import OwnCluster
-from tests.support.processes import Processes, url_of, wait_for
+from tests.support.processes import Processes, forget_rq, url_of, wait_for
 from tests.support.services import REAL_REDIS
 
 pytestmark = [pytest.mark.cluster, pytest.mark.redis]
@@ -47,11 +47,7 @@ def deployment(redis_cluster: OwnCluster, cluster_client, tmp_path: Path) -> Ite
             keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
             if keys:
                 client.delete(*keys)
-        REAL_REDIS.srem("rq:queues", f"rq:queue:{prefix}", f"rq:queue:{prefix}-human")
-        # Killed workers never deregister themselves.
-        workers = [name for name in REAL_REDIS.smembers("rq:workers") if prefix.encode() in name]
-        if workers:
-            REAL_REDIS.srem("rq:workers", *workers)
+        forget_rq(REAL_REDIS, prefix)
 
 
 def play_seat_0(client, game_id: str, token: str) -> dict:

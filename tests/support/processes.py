@@ -151,6 +151,14 @@ class OwnRedis:
         self.process.wait(10)
 
 
+def forget_rq(client: redis.Redis, prefix: str) -> None:
+    """Remove a run's queues and workers from RQ's registries (a killed worker never deregisters itself)."""
+    client.srem("rq:queues", f"rq:queue:{prefix}", f"rq:queue:{prefix}-human")
+    workers = [name for name in client.smembers("rq:workers") if prefix.encode() in name]
+    if workers:
+        client.srem("rq:workers", *workers)
+
+
 def answers(client: redis.Redis) -> bool:
     """Whether the Redis behind `client` answers a PING."""
     try:
