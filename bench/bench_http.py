@@ -9,7 +9,12 @@ legal action. Prints moves/s, POST and GET p50/p99, server CPU ms per move
 `redis-benchmark` XADD figures on the same Redis in the same run. Bounded:
 each level runs for --seconds at most; loopback only. Removes its keys.
 
-Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_http [--clients 1,4,16,32] [--seconds 10]
+`--cluster` then runs the same levels with the store on a 3-master Redis
+Cluster of its own (`tests/support/cluster.py`, from the installed
+redis-server), RQ staying on the Redis at REDIS_URL, and prints its rows
+beside the single-node ones.
+
+Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_http [--clients 1,4,16,32] [--seconds 10] [--cluster]
 """
 
 from __future__ import annotations
@@ -24,13 +29,18 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlparse
 
 from redis import Redis
+from redis.cluster import RedisCluster
+
+from service.adapters.connections import connect, is_cluster_url
+from tests.support.cluster import OwnCluster
+from tests.support.processes import forget_rq
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -152,34 +162,32 @@ def run_level(port: int, server_pid: int, clients: int, seconds: float) -> dict[
     }
 
 
-def redis_benchmark(url: str, clients: int) -> str:
-    """Return redis-benchmark's XADD requests/s on the same Redis."""
+def redis_benchmark(url: str, clients: int, cluster: bool = False) -> str:
+    """Return redis-benchmark's XADD requests/s on the same Redis (on a cluster, on every master at once)."""
     exe = shutil.which("redis-benchmark")
     if exe is None:
         return "redis-benchmark not installed"
-    parsed = urlparse(url)
-    key = f"bench-http-xadd-{uuid.uuid4().hex[:8]}"
-    command = [exe, "-h", parsed.hostname or "127.0.0.1", "-p", str(parsed.port or 6379), "-n", "50000"]
+    host, port = url.split("://", 1)[1].split(",")[0].split("/")[0].rsplit(":", 1)
+    name = f"bench-http-xadd-{uuid.uuid4().hex[:8]}"
+    # With `--cluster`, redis-benchmark fills `{tag}` with a hash tag of each master's slots: one key a master.
+    key = f"{name}-{{tag}}" if cluster else name
+    command = [exe, "-h", host, "-p", port, "-n", "50000", *(["--cluster"] if cluster else [])]
     command += ["-c", str(clients), "-q", "XADD", key, "*", "e", "x" * 200]
     try:
         out = subprocess.run(command, capture_output=True, text=True, timeout=60).stdout.strip()
     finally:
-        Redis.from_url(url).delete(key)
+        remove_keys(connect(url), name)
     last = out.splitlines()[-1] if out else ""
     return last.rsplit(":", 1)[-1].strip() if ":" in last else "no output"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", default="1,4,16,32")
-    parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-    args = parser.parse_args()
-    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Namespace) -> None:
+    """Run gunicorn and one worker on a store (RQ on `rq_url`), print a row per client level; remove its keys."""
     prefix = f"bench-http-{uuid.uuid4().hex[:8]}"
     port = free_port()
     # One address plays every client here: fair-use limits would measure themselves.
-    env = {**os.environ, "REDIS_URL": url, "MENAGERIE_PREFIX": prefix, "MENAGERIE_RATE_LIMITS": "off"}
+    env = {**os.environ, "REDIS_URL": store_url, "RQ_REDIS_URL": rq_url, "MENAGERIE_PREFIX": prefix}
+    env["MENAGERIE_RATE_LIMITS"] = "off"
     server = subprocess.Popen(
         [str(BIN / "gunicorn"), "-w", str(args.workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
         + ["service.http:create_app()"],
@@ -196,20 +204,22 @@ def main() -> int:
                 time.sleep(0.05)
         run_level(port, server.pid, 4, 3.0)  # warm up: imports, caches, connections in every worker
         print(
-            f"gunicorn -w {args.workers} on 127.0.0.1:{port}, Redis {url}, prefix {prefix}, {args.seconds:g} s a level"
+            f"{label}: gunicorn -w {args.workers} on 127.0.0.1:{port}, store {store_url}, RQ {rq_url}, prefix {prefix}"
         )
         print(
-            f"{'clients':>7} {'moves':>6} {'moves/s':>8} {'POST p50':>9} {'p99':>7} {'GET p50':>8} {'p99':>7} {'CPU ms/move':>11} {'GETs/move':>9} {'ms/request':>10} {'errors':>6}"
+            f"{'store':>7} {'clients':>7} {'moves':>6} {'moves/s':>8} {'POST p50':>9} {'p99':>7} {'GET p50':>8} {'p99':>7}"
+            f" {'CPU ms/move':>11} {'GETs/move':>9} {'ms/request':>10} {'errors':>6}"
         )
         for clients in [int(n) for n in args.clients.split(",")]:
             r = run_level(port, server.pid, clients, args.seconds)
             print(
-                f"{r['clients']:>7} {r['moves']:>6} {r['moves_s']:>8.0f} {r['post_p50']:>8.1f}ms {r['post_p99']:>6.1f}ms"
-                f" {r['get_p50']:>7.1f}ms {r['get_p99']:>6.1f}ms {r['cpu_ms_per_move']:>11.2f} {r['gets_per_move']:>9.2f}"
-                f" {r['cpu_ms_per_request']:>10.2f} {r['errors']:>6}"
+                f"{label:>7} {r['clients']:>7} {r['moves']:>6} {r['moves_s']:>8.0f} {r['post_p50']:>8.1f}ms"
+                f" {r['post_p99']:>6.1f}ms {r['get_p50']:>7.1f}ms {r['get_p99']:>6.1f}ms"
+                f" {r['cpu_ms_per_move']:>11.2f} {r['gets_per_move']:>9.2f} {r['cpu_ms_per_request']:>10.2f} {r['errors']:>6}"
             )
         for clients in (1, 16):
-            print(f"redis-benchmark XADD, {clients} clients: {redis_benchmark(url, clients)}")
+            xadd = redis_benchmark(store_url, clients, cluster=is_cluster_url(store_url))
+            print(f"{label}: redis-benchmark XADD, {clients} clients: {xadd}")
     finally:
         for process in (server, worker):
             process.send_signal(signal.SIGTERM)
@@ -218,11 +228,40 @@ def main() -> int:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
-        redis = Redis.from_url(url)
-        keys = list(redis.scan_iter(match=f"*{prefix}*", count=1000))
-        for start in range(0, len(keys), 1000):
-            redis.delete(*keys[start : start + 1000])
-        redis.srem("rq:queues", f"rq:queue:{prefix}")
+        for url in dict.fromkeys([store_url, rq_url]):
+            remove_keys(connect(url), prefix)
+        forget_rq(Redis.from_url(rq_url), prefix)
+
+
+def remove_keys(redis: Redis | RedisCluster, prefix: str) -> None:
+    """Delete every key whose name holds `prefix` (on a cluster, on every master)."""
+    keys = list(redis.scan_iter(match=f"*{prefix}*", count=1000))
+    for start in range(0, len(keys), 1000):
+        redis.delete(*keys[start : start + 1000])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", default="1,4,16,32")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--cluster", action="store_true", help="then the same run on a 3-master Redis Cluster of its own (RQ stays put)"
+    )
+    args = parser.parse_args()
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    print(
+        f"{'store':>7} {'clients':>7} {'moves':>6} {'moves/s':>8} {'POST p50':>9} {'p99':>7} {'GET p50':>8} {'p99':>7}"
+        f" {'CPU ms/move':>11} {'errors':>6}"
+    )
+    serve_and_measure("single", url, url, args)
+    if args.cluster:
+        with tempfile.TemporaryDirectory(prefix="bench-cluster-") as directory:
+            cluster = OwnCluster(Path(directory)).start()
+            try:
+                serve_and_measure("cluster", cluster.url, url, args)
+            finally:
+                cluster.stop()
     return 0
 
 

@@ -19,6 +19,7 @@ from rq import Queue
 
 from domain.game import Game
 from service.adapters.cache import GameRepository
+from service.adapters.connections import ConfigError, StoreRedis, connect, rq_url
 from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 class Services:
     """Everything a request or a job needs."""
 
-    redis: Redis
+    redis: StoreRedis
     prefix: str
     store: EventStore
     directory: Directory
@@ -51,6 +52,14 @@ class Services:
     archive: ArchiveService
     due: DueIndex
     step_timeout_s: int = 30
+    # RQ's plain Redis: the store's own, unless that is a cluster (None: no RQ, jobs run in-process).
+    queue_redis: Redis | None = None
+
+    def rq(self) -> Redis:
+        """Return RQ's Redis connection."""
+        if self.queue_redis is None:
+            raise ConfigError("the store is a Redis Cluster and no plain Redis was given for RQ (RQ_REDIS_URL)")
+        return self.queue_redis
 
     def steward(self) -> Steward:
         """Return a steward of these services' due index; a claim lasts one step timeout."""
@@ -77,15 +86,19 @@ def step_timeout_from_env() -> int:
 
 
 def build(
-    redis: Redis,
+    redis: StoreRedis,
     prefix: str = "menagerie",
     *,
     inline_jobs: bool,
     embedded: bool = False,
     step_timeout_s: int = 30,
     background_jobs: bool = False,
+    queue_redis: Redis | None = None,
 ) -> Services:
-    """Wire the services on a Redis connection (real or fake).
+    """Wire the services on a Redis connection (real or fake), or a Redis Cluster.
+
+    `queue_redis` is RQ's plain Redis; by default the store's, which must then
+    not be a cluster (RQ does not run on one).
 
     `background_jobs` (with `inline_jobs`) runs the in-process jobs on a thread
     of their own instead of in the caller's (the embedded server).
@@ -93,6 +106,8 @@ def build(
     `step_timeout_s` bounds a step job, and is how long after an append its
     step may wait before the due index calls it overdue (see `Steward`).
     """
+    if queue_redis is None and isinstance(redis, Redis):
+        queue_redis = redis
     store = EventStore(redis, prefix)
     directory = Directory(redis, prefix)
     repository = GameRepository(store)
@@ -103,7 +118,9 @@ def build(
         in_process = BackgroundJobs if background_jobs else InlineJobs
         jobs = in_process(lambda name, args: JOBS[name](services, *args))
     else:
-        jobs = RQJobs(Queue(prefix, connection=redis), prefix, step_timeout_s)
+        if queue_redis is None:
+            raise ConfigError("RQ does not run on Redis Cluster: give it a plain Redis (RQ_REDIS_URL)")
+        jobs = RQJobs(Queue(prefix, connection=queue_redis), prefix, step_timeout_s)
     # A searching bot reads its seat's redacted log; it reads only up to the version it decides at.
     bots = BotPlayers(SeatLogs(store))
     games = GameService(
@@ -130,8 +147,9 @@ def build(
         ratings,
         tournaments,
         archive,
-        DueIndex(redis, store.due_key),
+        DueIndex(redis, store.due_keys),
         step_timeout_s,
+        queue_redis,
     )
     return services
 
@@ -145,8 +163,7 @@ def from_env(background_jobs: bool = False) -> Services:
     url = os.environ.get("REDIS_URL")
     prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
     if url:
-        log.info("event store: %s (prefix %s); jobs go to RQ queue %r", url, prefix, prefix)
-        return build(Redis.from_url(url), prefix, inline_jobs=False, step_timeout_s=step_timeout_from_env())
+        return build_from_urls(url, rq_url(), prefix)
     import fakeredis
 
     log.warning("REDIS_URL is not set: embedded mode, in-process fakeredis and jobs; data is in memory only")
@@ -163,6 +180,14 @@ def from_env(background_jobs: bool = False) -> Services:
     return services
 
 
+def build_from_urls(url: str, queue_url: str, prefix: str) -> Services:
+    """Wire the services on the store at `url` (a Redis or a Redis Cluster), with RQ on the plain Redis at `queue_url`."""
+    log.info("event store: %s (prefix %s); jobs go to RQ queue %r on %s", url, prefix, prefix, queue_url)
+    store = connect(url)
+    queue_redis = store if isinstance(store, Redis) and queue_url == url else Redis.from_url(queue_url)
+    return build(store, prefix, inline_jobs=False, step_timeout_s=step_timeout_from_env(), queue_redis=queue_redis)
+
+
 # A worker process keeps one set of services per connection so that its
 # aggregate cache survives from job to job (a step then replays only what is
 # new); it is a cache, never a source of truth.
@@ -170,8 +195,19 @@ _WORKER_SERVICES: dict[tuple[int, str], Services] = {}
 _WORKER_LOCK = threading.Lock()
 
 
+def serve_jobs(services: Services) -> Services:
+    """Have the RQ jobs this process takes from the services' queues run on these services.
+
+    Their store may be a Redis Cluster while the jobs come from RQ's own plain
+    Redis: a job finds its services by the RQ connection it came on.
+    """
+    with _WORKER_LOCK:
+        _WORKER_SERVICES[(id(services.rq().connection_pool), services.prefix)] = services
+    return services
+
+
 def services_for(connection: Redis, prefix: str) -> Services:
-    """Return the services a worker uses on a connection, built once."""
+    """Return the services a job uses on an RQ connection: those `serve_jobs` gave, else built once on that Redis."""
     key = (id(connection.connection_pool), prefix)
     with _WORKER_LOCK:
         if key not in _WORKER_SERVICES:

@@ -1,7 +1,8 @@
 """The due index: which games wait on the system, a bot or a clock, and from when that is overdue.
 
 A sorted set `<prefix>:due`, game id -> a time in ms (the Redis server's
-clock). The store's append script writes it with the events (see
+clock); on Redis Cluster, one such set per due shard (`service.adapters.slots`),
+each game in the shard of its own slot, and a claim sweeps every shard. The store's append script writes it with the events (see
 `service.adapters.store`), so it always says what the latest append left the
 game waiting on. The step jobs enqueued after an append are the fast path;
 this index is the durable one: whatever is overdue here is taken by whoever
@@ -16,10 +17,11 @@ no append rewrote it meanwhile.
 
 from __future__ import annotations
 
+import random
 from typing import cast
 
-from redis import Redis
-
+from service.adapters.connections import StoreRedis
+from service.adapters.slots import DueKeys
 from service.adapters.store import text
 
 # Both scripts use the server's clock, like the append's mark.
@@ -47,32 +49,46 @@ return 0
 class DueIndex:
     """Claim and release overdue games in the due index the store's appends write."""
 
-    def __init__(self, redis: Redis, key: str) -> None:
+    def __init__(self, redis: StoreRedis, keys: DueKeys) -> None:
         self.redis = redis
-        self.key = key
+        self.keys = keys
         self._claim = redis.register_script(_CLAIM)
         self._release = redis.register_script(_RELEASE)
 
     def claim(self, lease_ms: int, limit: int = 50) -> list[tuple[str, int]]:
         """Take up to `limit` overdue games for `lease_ms`; return each with its lease (to release it by)."""
-        flat = self._claim(keys=[self.key], args=[lease_ms, limit])
-        return [(text(flat[i]), int(float(text(flat[i + 1])))) for i in range(0, len(flat), 2)]
+        shards = self.keys.all
+        # From a shard picked at random, so that a full batch from the first shards never starves the last.
+        start = random.randrange(len(shards))
+        claimed: list[tuple[str, int]] = []
+        for key in shards[start:] + shards[:start]:
+            if len(claimed) >= limit:
+                break
+            flat = self._claim(keys=[key], args=[lease_ms, limit - len(claimed)])
+            claimed += [(text(flat[i]), int(float(text(flat[i + 1])))) for i in range(0, len(flat), 2)]
+        return claimed
 
     def release(self, game_id: str, lease: int) -> bool:
         """Unmark a claimed game that waits on nothing, unless an append has marked it since."""
-        return bool(self._release(keys=[self.key], args=[game_id, lease]))
+        key = self.keys.of(game_id)
+        return key is not None and bool(self._release(keys=[key], args=[game_id, lease]))
 
     def holds(self, game_id: str, lease: int) -> bool:
         """Tell whether a claim still holds: no append has marked (or unmarked) the game since."""
-        score = self.redis.zscore(self.key, game_id)
+        key = self.keys.of(game_id)
+        score = self.redis.zscore(key, game_id) if key is not None else None
         return score is not None and int(score) == lease
 
     def overdue(self) -> int:
         """Return how many games' steps are overdue now (none, while the stewards keep up)."""
         seconds, micros = self.redis.time()
-        return int(self.redis.zcount(self.key, "-inf", int(seconds) * 1000 + int(micros) // 1000))
+        now_ms = int(seconds) * 1000 + int(micros) // 1000
+        return sum(int(self.redis.zcount(key, "-inf", now_ms)) for key in self.keys.all)
 
     def pending(self) -> dict[str, int]:
         """Return every marked game with its time (for tests and the health report)."""
-        entries = cast(list[tuple[bytes, float]], self.redis.zrange(self.key, 0, -1, withscores=True))
-        return {text(member): int(score) for member, score in entries}
+        marked: dict[str, int] = {}
+        for key in self.keys.all:
+            entries = cast(list[tuple[bytes, float]], self.redis.zrange(key, 0, -1, withscores=True))
+            marked.update((text(member), int(score)) for member, score in entries)
+        return marked

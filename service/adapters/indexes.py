@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from redis import Redis
-
+from service.adapters.connections import StoreRedis
 from service.adapters.store import text
 
 CLAIM_SECONDS = 300
@@ -22,7 +21,7 @@ CLAIM_SECONDS = 300
 class Directory:
     """The list of games, newest first."""
 
-    def __init__(self, redis: Redis, prefix: str = "menagerie") -> None:
+    def __init__(self, redis: StoreRedis, prefix: str = "menagerie") -> None:
         self.redis = redis
         self.prefix = prefix
 
@@ -42,7 +41,7 @@ class Directory:
 class TournamentIndex:
     """Redis lookups for tournaments, under the store's key prefix."""
 
-    def __init__(self, redis: Redis, prefix: str = "menagerie") -> None:
+    def __init__(self, redis: StoreRedis, prefix: str = "menagerie") -> None:
         self.redis = redis
         self.prefix = prefix
 

@@ -9,11 +9,12 @@ they live on one shard and the script may touch them together:
 - `<prefix>:{<id>}:seed` — the secret seed, until the game reveals it;
 - `<prefix>:{<id>}:created` — an idempotent create's first tokens and seed.
 
-One key is global, outside every game's hash tag: `<prefix>:due`, the due
-index (`service.adapters.due`). An append that says what the game waits on
-marks or unmarks the game there in the same script, so no crash between the
-append and anything after it can lose a due step. On Redis Cluster that key
-lives on another shard than the game's; see the README (issue 15).
+The due index (`service.adapters.due`) is not a game's key: an append that
+says what the game waits on marks or unmarks the game there in the same
+script, so no crash between the append and anything after it can lose a due
+step. On a single Redis it is one key, `<prefix>:due`; on Redis Cluster it is
+sharded so that each game's shard shares the game's slot
+(`service.adapters.slots`), and the script still touches one slot.
 
 The stream is never trimmed: trimming deletes history.
 """
@@ -21,19 +22,22 @@ The stream is never trimmed: trimming deletes history.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 import orjson
-from redis import Redis
 
 from domain.canonical import canonical_bytes
 from domain.commitments import CHAIN_VERSION
 from domain.events import Event, RecordedEvent, Seal, record
+from service.adapters.connections import StoreRedis, is_cluster
+from service.adapters.slots import DueKeys, aggregate_key
 from service.errors import VersionConflict
 
 # Every check happens before the first write: Redis does not roll a script back.
+# KEYS: the stream, the idempotency hash, and the due key only with a due mark
+# (a tournament's or the ratings' appends name no key outside their own slot).
 # ARGV: expected version, idempotency key, its record, due mark, aggregate id,
 # events. The due mark is '' (leave the index alone), '-' (nothing due: unmark)
 # or a delay in ms after which anyone may take the game's next step; the
@@ -82,18 +86,19 @@ class Appended:
 class EventStore:
     """Append and read game streams."""
 
-    def __init__(self, redis: Redis, prefix: str = "menagerie") -> None:
+    def __init__(self, redis: StoreRedis, prefix: str = "menagerie") -> None:
         self.redis = redis
         self.prefix = prefix
+        # The due index: game id -> the time (ms) after which its next step is overdue.
+        self.due_keys = DueKeys(prefix, sharded=is_cluster(redis))
         self._append = redis.register_script(_APPEND)
 
     def _key(self, game_id: str, name: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:{name}"
+        return aggregate_key(self.prefix, game_id, name)
 
-    @property
-    def due_key(self) -> str:
-        """The due index: game id -> the time (ms) after which its next step is overdue."""
-        return f"{self.prefix}:due"
+    def new_id(self, candidates: Iterable[str]) -> str:
+        """Return the first candidate id a game may take: on a cluster, one whose slot holds a due shard."""
+        return self.due_keys.first_placeable(candidates)
 
     def append(
         self,
@@ -167,8 +172,11 @@ class EventStore:
         due: DueMark,
     ) -> Appended:
         mark = "" if due is None else "-" if due == NOT_DUE else str(max(0, due))
+        keys = [self._key(game_id, "events"), self._key(game_id, "idem")]
+        if mark:
+            keys.append(self._due_key(game_id))
         status, value = self._append(
-            keys=[self._key(game_id, "events"), self._key(game_id, "idem"), self.due_key],
+            keys=keys,
             args=[
                 expected_version,
                 idempotency_key or "",
@@ -238,7 +246,16 @@ class EventStore:
     def delete(self, game_id: str) -> None:
         """Remove every key of a game (after it has been archived)."""
         self.redis.delete(*(self._key(game_id, name) for name in ("events", "idem", "seed", "created")))
-        self.redis.zrem(self.due_key, game_id)
+        due_key = self.due_keys.of(game_id)
+        if due_key is not None:
+            self.redis.zrem(due_key, game_id)
+
+    def _due_key(self, game_id: str) -> str:
+        due_key = self.due_keys.of(game_id)
+        if due_key is None:
+            # Only ids drawn by `new_id` are marked; an imported game is finished and never is.
+            raise ValueError(f"game {game_id} has no due shard in its Cluster slot: its id was not drawn by new_id")
+        return due_key
 
 
 def text(value: Any) -> str:

@@ -8,10 +8,11 @@ through the one command path (`service.application.commands`).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -91,7 +92,7 @@ class GameService:
         With an idempotency key, a retry gets the same game and the same tokens.
         """
         client_seed = seed
-        game_id = _creation_id(idempotency_key) if idempotency_key else uuid.uuid4().hex[:16]
+        game_id = self.store.new_id(_creation_ids(idempotency_key) if idempotency_key else _random_ids())
         seed = seed if seed is not None else secrets.token_hex(32)
         tokens = [
             {"seat": index, "name": spec["name"], "token": self._new_token(game_id, index)}
@@ -312,9 +313,21 @@ def _fingerprint(request: Any) -> str:
     return hashlib.sha256(canonical_json(request).encode()).hexdigest()
 
 
-def _creation_id(idempotency_key: str) -> str:
-    """Return the id of the game a create with this key makes: every retry names the same game."""
-    return hashlib.sha256(f"create\0{idempotency_key}".encode()).hexdigest()[:16]
+def _random_ids() -> Iterator[str]:
+    """Yield fresh random game ids (the store takes the first its layout can place)."""
+    while True:
+        yield uuid.uuid4().hex[:16]
+
+
+def _creation_ids(idempotency_key: str) -> Iterator[str]:
+    """Yield the ids a create with this key may make, in order: every retry names the same game.
+
+    The store takes the first it can place: on a single Redis the first, as
+    always; on a cluster the first in a due shard's slot.
+    """
+    yield hashlib.sha256(f"create\0{idempotency_key}".encode()).hexdigest()[:16]
+    for n in itertools.count(1):
+        yield hashlib.sha256(f"create\0{idempotency_key}\0{n}".encode()).hexdigest()[:16]
 
 
 def _command_seats(seats: Sequence[Mapping[str, Any]], tokens: Sequence[Mapping[str, Any]]) -> list[Any]:

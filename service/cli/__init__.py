@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 
+from service.adapters.connections import ConfigError
 from service.cli import archive, bundles, tournament
 
 
@@ -24,6 +25,14 @@ def main(argv: list[str] | None = None) -> int:
     bundles.add_parsers(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return _run(args)
+    except ConfigError as error:
+        print(f"menagerie: {error}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from service.cli.server import serve as run_server
 
@@ -40,21 +49,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _worker() -> int:
-    from redis import Redis
-
-    from service.bootstrap import services_for
+    from service.adapters.connections import rq_url
+    from service.bootstrap import build_from_urls, serve_jobs
     from service.cli.supervise import run_worker
 
     url = os.environ.get("REDIS_URL")
     if not url:
         print("menagerie worker needs REDIS_URL (the embedded default runs jobs inside `serve`)", file=sys.stderr)
         return 2
-    redis = Redis.from_url(url)
-    prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
+    services = serve_jobs(build_from_urls(url, rq_url(), os.environ.get("MENAGERIE_PREFIX", "menagerie")))
     # The steward takes the steps no job took (a crash between an append and
     # its enqueue, a killed worker); it waits out outages by itself.
-    services_for(redis, prefix).steward().start()
-    return run_worker(redis, prefix)
+    services.steward().start()
+    return run_worker(services.rq(), services.prefix)
 
 
 if __name__ == "__main__":

@@ -85,14 +85,13 @@ def _replay(path: str, at: int | None, seat: int | None) -> int:
 
 
 def _services() -> Services:
-    from redis import Redis
-
-    from service.bootstrap import build
+    from service.adapters.connections import rq_url
+    from service.bootstrap import build_from_urls
 
     url = os.environ.get("REDIS_URL")
     if not url:
         raise SystemExit("this command needs REDIS_URL: the embedded store lives only inside `menagerie serve`")
-    return build(Redis.from_url(url), os.environ.get("MENAGERIE_PREFIX", "menagerie"), inline_jobs=False)
+    return build_from_urls(url, rq_url(), os.environ.get("MENAGERIE_PREFIX", "menagerie"))
 
 
 def _import(path: str) -> int:

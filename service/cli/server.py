@@ -12,6 +12,8 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
+from service.adapters.connections import rq_url
+
 log = logging.getLogger(__name__)
 
 # Each worker process serves `threads` requests at once; a slow client holds
@@ -64,6 +66,7 @@ def gunicorn_options(host: str, port: int, workers: int) -> dict[str, Any]:
 def serve(host: str, port: int, workers: int) -> int:
     """Serve the API: gunicorn with `workers` processes when REDIS_URL is set, else one Flask server."""
     if os.environ.get("REDIS_URL"):
+        rq_url()  # a cluster without RQ's own Redis is refused here, not in every gunicorn worker
         ApiServer(gunicorn_options(host, port, workers)).run()
         return 0
     from service.http import create_app

@@ -21,7 +21,7 @@ from domain.tournament.decide import DEFAULT_SWISS_CAPACITY
 from domain.tournament.pairing import split
 from domain.tournament.state import FINISHED, FORMATS, ROUND_ROBIN
 from service.adapters.jobs import InlineJobs
-from service.bootstrap import Services, from_env
+from service.bootstrap import Services, from_env, serve_jobs
 
 BAR_WIDTH = 30
 
@@ -118,14 +118,16 @@ def _work_until_finished(services: Services, tournament_id: str, bar: ProgressBa
     from service.adapters.jobs import worker_queues
 
     tournaments = services.tournaments
-    queues = worker_queues(services.prefix, services.redis)
+    # The jobs run on these services: their store may be a cluster, RQ's queues are on a plain Redis.
+    serve_jobs(services)
+    queues = worker_queues(services.prefix, services.rq())
     while True:
         view = tournaments.view(tournaments.load(tournament_id))
         bar.show(sum(1 for r in view["rounds"] for t in r["tables"] if t["places"] is not None))
         if view["status"] == FINISHED:
             return
         if any(queue.count for queue in queues):
-            worker = SimpleWorker(queues, connection=services.redis, name=f"cli-{uuid.uuid4().hex[:12]}")
+            worker = SimpleWorker(queues, connection=services.rq(), name=f"cli-{uuid.uuid4().hex[:12]}")
             worker.work(burst=True, max_jobs=200, logging_level="WARNING")
         else:
             time.sleep(0.2)  # jobs scheduled for a retry, or taken by other workers

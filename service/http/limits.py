@@ -18,7 +18,9 @@ from typing import Any, cast
 from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from redis import Redis
 
+from service.adapters.connections import StoreRedis
 from service.bootstrap import Services
 
 # A human plays a few moves a minute and a busy bot client a few a second; a
@@ -48,14 +50,13 @@ def install_limits(app: Flask, services: Services) -> None:
     """Limit the app's costly views per client address, counting on the store's Redis."""
     if not app.config["RATE_LIMITS_ENABLED"]:
         return
+    storage_uri, storage_options = _storage(services.redis)
     limiter = Limiter(
         get_remote_address,
         app=app,
-        # The store's own connection pool: one Redis to run and to lose, and an
-        # outage is the same 503 `store_unavailable` as on any route.
-        storage_uri="redis://",
-        # flask-limiter types these as text, but `limits` takes a connection pool here.
-        storage_options=cast(dict[str, Any], {"connection_pool": services.redis.connection_pool}),
+        storage_uri=storage_uri,
+        # flask-limiter types these as text, but `limits` takes a connection pool or cluster nodes here.
+        storage_options=cast(dict[str, Any], storage_options),
         key_prefix=services.prefix,
         # Retry-After on the 429 only (our error handler); not X-RateLimit-* and Retry-After on every answer.
         headers_enabled=False,
@@ -67,6 +68,22 @@ def install_limits(app: Flask, services: Services) -> None:
             limited: Any = limiter.limit(app.config[config_key])(app.view_functions[endpoint])
             app.view_functions[endpoint] = limited
     app.extensions[EXTENSION] = limiter
+
+
+def _storage(redis: StoreRedis) -> tuple[str, dict[str, object]]:
+    """Return where the counters live: the store's own Redis, so there is one to run and to lose.
+
+    An outage is then the same 503 `store_unavailable` as on any route. On a
+    single Redis the limiter shares the store's connection pool; `limits`
+    cannot take a cluster client, so on a cluster it connects to the same
+    nodes itself (each counter is one key: its scripts touch one slot).
+    """
+    if isinstance(redis, Redis):
+        return "redis://", {"connection_pool": redis.connection_pool}
+    nodes = ",".join(f"{node.host}:{node.port}" for node in redis.get_primaries())
+    kwargs = redis.nodes_manager.connection_kwargs
+    options = {name: kwargs[name] for name in ("username", "password", "ssl") if kwargs.get(name)}
+    return f"redis+cluster://{nodes}", options
 
 
 def retry_after_s(app: Flask) -> int:

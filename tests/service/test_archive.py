@@ -10,6 +10,9 @@ import pytest
 from service.cli import main as menagerie
 from service.http import create_app
 from tests.support.openapi import check_response
+from tests.support.services import on_every_store
+
+redis_client = on_every_store()
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "life_is_life_v1.ndjson"
 

@@ -10,6 +10,9 @@ from domain.audit import audit
 from service.bootstrap import build
 from service.errors import VersionConflict
 from service.http import create_app
+from tests.support.services import on_every_store
+
+redis_client = on_every_store()
 
 CLOCK = {"clock": {"move_s": 1}}
 
@@ -24,7 +27,7 @@ def clocked_game(services, seed: str):
 
 def run_out(services, game_id: str) -> None:
     """Fake the clock: the game's deadline is now in the past."""
-    services.redis.zadd(services.due.key, {game_id: 0})
+    services.redis.zadd(services.due.keys.of(game_id), {game_id: 0})
 
 
 def timeouts(services, game_id: str) -> list[int]:

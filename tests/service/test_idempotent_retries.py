@@ -8,6 +8,9 @@ import pytest
 
 from service.application.tokens import token_sha256
 from service.http import create_app
+from tests.support.services import on_every_store
+
+redis_client = on_every_store()
 
 TWO_HUMANS = {"game": "toy", "seats": [{"name": "ann"}, {"name": "bob"}]}
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from service.bootstrap import build
 from service.http import create_app
+from tests.support.services import on_every_store
+
+redis_client = on_every_store()
 
 TOY = {"game": "toy", "seats": [{"name": "ann"}, {"bot": "random"}]}
 

@@ -20,7 +20,10 @@ from domain.ratings import (
 )
 from domain.ratings import decide as decide_rated
 from service.adapters.jobs import rate_job_id, worker_queues
-from service.bootstrap import build
+from service.bootstrap import build, serve_jobs
+from tests.support.services import on_every_store, queue_redis_beside
+
+redis_client = on_every_store()
 
 
 def test_a_human_is_rated_by_seat_name_and_a_bot_by_kind():
@@ -107,10 +110,12 @@ def test_an_unfinished_game_is_not_rated(services):
 
 
 def test_a_rating_job_delivered_twice_rates_once(redis_client, prefix):
-    services = build(redis_client, prefix, inline_jobs=False)
+    rq = queue_redis_beside(redis_client)
+    # The jobs run on these services, whose store may be a cluster while RQ is on a plain Redis.
+    services = serve_jobs(build(redis_client, prefix, inline_jobs=False, queue_redis=rq))
     game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {}, seed="r3")
-    queue = Queue(prefix, connection=redis_client)
-    worker = SimpleWorker(worker_queues(prefix, redis_client), connection=redis_client, name=f"{prefix}-worker")
+    queue = Queue(prefix, connection=rq)
+    worker = SimpleWorker(worker_queues(prefix, rq), connection=rq, name=f"{prefix}-worker")
     while services.repository.load(game.id).status != "finished":
         worker.work(burst=True)
         if 1 in services.repository.load(game.id).to_act:
@@ -119,7 +124,7 @@ def test_a_rating_job_delivered_twice_rates_once(redis_client, prefix):
     assert len(services.store.read(aggregate_id("toy"))) == 1
     # the same job again, as after a crash
     queue.enqueue("workers.jobs.rate_game", game.id, prefix=prefix, job_id=rate_job_id(prefix, game.id))
-    SimpleWorker([queue], connection=redis_client, name=f"{prefix}-worker").work(burst=True)
+    SimpleWorker([queue], connection=rq, name=f"{prefix}-worker").work(burst=True)
     assert len(services.store.read(aggregate_id("toy"))) == 1
 
 

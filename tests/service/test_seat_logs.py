@@ -5,6 +5,9 @@ from __future__ import annotations
 from domain.game import replay
 from projections.game import redact_log
 from service.application.seat_logs import SeatLogs
+from tests.support.services import on_every_store
+
+redis_client = on_every_store()
 
 
 def test_the_kept_log_grows_with_the_game_and_equals_a_whole_read(fake_services):

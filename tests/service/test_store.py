@@ -1,4 +1,4 @@
-"""The event store, on fakeredis and on the real Redis."""
+"""The event store, on fakeredis, on the real Redis and on a 3-master Redis Cluster."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import pytest
 from domain.events import GENESIS_HASH, Event, chain_hash, record
 from service.adapters.store import EventStore
 from service.errors import VersionConflict
+from tests.support.services import on_every_store
+
+redis_client = on_every_store()
 
 
 def batch(n: int, after: int = 0, previous: str = GENESIS_HASH, tag: str = "x") -> list:

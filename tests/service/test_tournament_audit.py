@@ -13,6 +13,9 @@ from domain.tournament.audit import audit_bundle
 from domain.tournament.bundle import Bundle, bundle_lines, read_bundle
 from service.bootstrap import Services
 from service.cli import main
+from tests.support.services import on_every_store
+
+redis_client = on_every_store()
 
 
 def run_toy(services: Services, seed: str) -> Bundle:

@@ -59,8 +59,13 @@ class Processes:
         self.step_timeout_s = step_timeout_s
         self.running: list[subprocess.Popen[bytes]] = []
 
-    def menagerie(self, name: str, args: list[str], url: str, prefix: str, fault: str | None = None) -> Any:
-        """Start `menagerie <args>` on the Redis at `url` under `prefix`, logging to `<name>.log`."""
+    def menagerie(
+        self, name: str, args: list[str], url: str, prefix: str, fault: str | None = None, rq_url: str | None = None
+    ) -> Any:
+        """Start `menagerie <args>` on the Redis at `url` under `prefix`, logging to `<name>.log`.
+
+        `rq_url` is RQ's plain Redis (RQ_REDIS_URL), needed when `url` is a cluster.
+        """
         env = {
             **os.environ,
             "REDIS_URL": url,
@@ -69,6 +74,9 @@ class Processes:
             "PYTHONPATH": str(ROOT),
         }
         env.pop("MENAGERIE_FAULT", None)
+        env.pop("RQ_REDIS_URL", None)
+        if rq_url:
+            env["RQ_REDIS_URL"] = rq_url
         if fault:
             env["MENAGERIE_FAULT"] = fault
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 — closed with the process
@@ -141,6 +149,14 @@ class OwnRedis:
         assert self.process is not None
         self.process.kill()
         self.process.wait(10)
+
+
+def forget_rq(client: redis.Redis, prefix: str) -> None:
+    """Remove a run's queues and workers from RQ's registries (a killed worker never deregisters itself)."""
+    client.srem("rq:queues", f"rq:queue:{prefix}", f"rq:queue:{prefix}-human")
+    workers = [name for name in client.smembers("rq:workers") if prefix.encode() in name]
+    if workers:
+        client.srem("rq:workers", *workers)
 
 
 def answers(client: redis.Redis) -> bool:

@@ -1,0 +1,73 @@
+"""Connections from URLs: the store on one Redis or on a Redis Cluster, RQ always on a plain Redis.
+
+`REDIS_URL` names the store. `redis://` (or `rediss://`, `unix://`) is one
+Redis, as before; `redis+cluster://host:port[,host:port...]` (or
+`rediss+cluster://`) is a Redis Cluster reached through any of the nodes
+listed, the client finding the rest. RQ does not run on a cluster (its
+scripts and transactions span keys of many slots), so its queues live on a
+plain Redis named by `RQ_REDIS_URL`, which defaults to `REDIS_URL` when that
+is not a cluster.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from redis import Redis
+from redis.cluster import ClusterNode, RedisCluster
+
+StoreRedis = Redis | RedisCluster
+
+CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}  # scheme -> TLS
+
+
+class ConfigError(ValueError):
+    """The environment names Redis servers the service cannot run on."""
+
+
+def is_cluster_url(url: str) -> bool:
+    """Tell whether a URL names a Redis Cluster."""
+    return urlsplit(url).scheme in CLUSTER_SCHEMES
+
+
+def is_cluster(redis: object) -> bool:
+    """Tell whether a connection is to a Redis Cluster."""
+    return isinstance(redis, RedisCluster)
+
+
+def connect(url: str) -> StoreRedis:
+    """Connect to the Redis, or the Redis Cluster, a URL names."""
+    if not is_cluster_url(url):
+        return Redis.from_url(url)
+    parts = urlsplit(url)
+    # urlsplit reads one host; the netloc may list several, after any credentials.
+    credentials, _, hosts = parts.netloc.rpartition("@")
+    username, _, password = credentials.partition(":")
+    nodes = [_node(host) for host in hosts.split(",")]
+    options: dict[str, Any] = {"ssl": CLUSTER_SCHEMES[parts.scheme]}
+    if username:
+        options["username"] = unquote(username)
+    if password:
+        options["password"] = unquote(password)
+    return RedisCluster(startup_nodes=nodes, **options)
+
+
+def _node(address: str) -> ClusterNode:
+    host, colon, port = address.rpartition(":")
+    return ClusterNode(host, int(port)) if colon else ClusterNode(address, 6379)
+
+
+def rq_url(environ: Mapping[str, str] | None = None) -> str:
+    """Return the URL of RQ's plain Redis: RQ_REDIS_URL, else REDIS_URL unless that is a cluster."""
+    env = os.environ if environ is None else environ
+    store = env.get("REDIS_URL", "")
+    url = env.get("RQ_REDIS_URL") or store
+    if not url:
+        raise ConfigError("no Redis for RQ: set REDIS_URL (and RQ_REDIS_URL when REDIS_URL is a cluster)")
+    if is_cluster_url(url):
+        which = "RQ_REDIS_URL" if env.get("RQ_REDIS_URL") else "REDIS_URL"
+        raise ConfigError(f"{which} names a Redis Cluster, where RQ does not run: set RQ_REDIS_URL to a plain Redis")
+    return url

@@ -1,0 +1,83 @@
+"""A Redis Cluster of one's own: three masters from the installed `redis-server`, no replicas, no persistence.
+
+Each master gets its own free port, its own cluster bus port and its own
+directory; `redis-cli --cluster create` assigns the slots. Used by the cluster
+tests and by `bench/bench_http.py --cluster`; it imports nothing from pytest.
+`stop` kills only the processes it started.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import redis
+
+from tests.support.processes import answers, free_port, wait_for
+
+MASTERS = 3
+
+
+def cluster_tools_missing() -> str | None:
+    """Return which of `redis-server` and `redis-cli` is not on PATH, if any."""
+    return next((tool for tool in ("redis-server", "redis-cli") if shutil.which(tool) is None), None)
+
+
+class OwnCluster:
+    """Three cluster-enabled redis-servers, joined into one cluster with every slot assigned."""
+
+    def __init__(self, directory: Path, masters: int = MASTERS) -> None:
+        self.directory = directory
+        self.ports = [free_port() for _ in range(masters)]
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    @property
+    def url(self) -> str:
+        """The store URL naming every node (`redis+cluster://`)."""
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{port}" for port in self.ports)
+
+    def start(self) -> OwnCluster:
+        """Start the masters, create the cluster and wait until every node says `cluster_state:ok`."""
+        try:
+            for port in self.ports:
+                self._start_node(port)
+            nodes = [f"127.0.0.1:{port}" for port in self.ports]
+            subprocess.run(
+                ["redis-cli", "--cluster", "create", *nodes, "--cluster-replicas", "0", "--cluster-yes"],
+                check=True,
+                capture_output=True,
+                timeout=60,
+            )
+            for port in self.ports:
+                node = redis.Redis(port=port)
+                wait_for(lambda node=node: _cluster_ok(node), 30, f"the cluster node on {port} to be ok")
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start_node(self, port: int) -> None:
+        home = self.directory / str(port)
+        home.mkdir(parents=True, exist_ok=True)
+        # The bus port defaults to port + 10000, which may be taken (or past 65535): pick a free one.
+        args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(home)]
+        args += ["--cluster-enabled", "yes", "--cluster-port", str(free_port())]
+        args += ["--cluster-config-file", "nodes.conf", "--save", "", "--appendonly", "no"]
+        log = open(home / "redis.log", "ab")  # noqa: SIM115 — closed with the process
+        self.processes.append(subprocess.Popen(args, stdout=log, stderr=log))
+        wait_for(lambda: answers(redis.Redis(port=port)), 20, f"redis-server on {port} to answer")
+
+    def stop(self) -> None:
+        """Kill the masters this cluster started (and only them)."""
+        for process in self.processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+        self.processes.clear()
+
+
+def _cluster_ok(node: redis.Redis) -> bool:
+    info = node.execute_command("CLUSTER", "INFO")
+    text = info.decode() if isinstance(info, bytes) else str(info)
+    return "cluster_state:ok" in text
