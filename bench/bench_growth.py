@@ -5,16 +5,19 @@ through the Flask app (test client, in process: no HTTP server in the figures).
 
 - Events: two Zop Zoo games for two human seats with a target no game reaches
   (1,000,000 points), played through the game service (the first legal action
-  each turn; the system's steps run in process) to ~100 and ~10,000 events.
+  each turn but a mole's dig, see `pick`; the system's steps run in process)
+  to ~100 and ~10,000 events.
   Then, on a warm app, a GET of the acting seat's view and a POST of its first
-  legal action, many times each: median CPU (this thread's clock) and wall
-  time a request at each size, and their ratio (target <= 1.2). The first view
+  legal action, many times each, in one game then the other (so a change in
+  the machine's load falls on both alike): median CPU (this thread's clock) and
+  wall time a request at each size, and their ratio (target <= 1.2). The first view
   in a fresh process (a replay of the whole stream) is printed beside them.
 - Listing: `--games` (100,000) games created through the store (waiting games:
   each its GameCreated, appended by the store's script, and listed in the
   directory through a pipeline), then `GET /games` pages (the first, one deep
   in the index) and `GET /leaderboards/<game>` with `--rated` (10,000) rated
-  games (`GameRated` appended through the ratings' command path), warm and cold.
+  games (`GameRated` appended through the ratings' command path), warm, cold (from
+  the ratings' snapshot and the events after it) and cold without the snapshot.
   Takes a few minutes.
 
 Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_growth [--games 100000] [--events 10000] [--rated 10000]
@@ -45,7 +48,8 @@ from service.bootstrap import Services, build
 from service.http import create_app
 
 TARGET = {"target": 1_000_000}  # no game of Zop Zoo ends before it
-REPEATS = 60
+REPEATS = 100
+WARMUP = 10
 
 
 def grow(services: Services, events: int) -> tuple[str, dict[int, str]]:
@@ -53,9 +57,20 @@ def grow(services: Services, events: int) -> tuple[str, dict[int, str]]:
     game, tokens = services.games.create("zop-zoo", [{"name": "ann"}, {"name": "bob"}], TARGET, seed=f"grow-{events}")
     while game.version < events:
         seat = min(game.to_act)
-        services.games.act(game.id, seat, game.legal_actions(seat)[0])
+        services.games.act(game.id, seat, pick(game.legal_actions(seat)))
         game = services.repository.load(game.id)
     return game.id, {t["seat"]: t["token"] for t in tokens}
+
+
+def pick(actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the first legal action that does not dig with a mole (else the first).
+
+    The first legal action alone uses the mole turn after turn, forever in
+    round 1: a long game of that kind is one endless round. Declining the mole
+    plays rounds (about one every 150 events), as a long real game does, so the
+    view's list of round results grows with the game.
+    """
+    return next((action for action in actions if action["type"] != "use_mole"), actions[0])
 
 
 def timed(call: Callable[[], Any]) -> tuple[float, float, Any]:
@@ -65,36 +80,56 @@ def timed(call: Callable[[], Any]) -> tuple[float, float, Any]:
     return 1000 * (time.thread_time() - cpu), 1000 * (time.perf_counter() - wall), result
 
 
-def play(client: Any, game_id: str, tokens: dict[int, str], repeats: int) -> dict[str, float]:
-    """Return the median CPU and wall ms of a view GET and an action POST, over `repeats` moves."""
-    gets: list[tuple[float, float]] = []
-    posts: list[tuple[float, float]] = []
-    sizes: list[int] = []
-    batches: list[int] = []
-    seat = 0
-    while len(posts) < repeats:
-        headers = {"Authorization": f"Bearer {tokens[seat]}"}
-        cpu, wall, response = timed(partial(client.get, f"/games/{game_id}", headers=headers))
-        view = response.json
-        if seat not in view["to_act"]:
-            seat = view["to_act"][0]
-            continue
-        gets.append((cpu, wall))
-        sizes.append(len(response.data))
-        body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
-        cpu, wall, response = timed(partial(client.post, f"/games/{game_id}/actions", json=body, headers=headers))
+class Player:
+    """Both seats of one game, played through the app: a GET of the acting seat's view, then a POST of its `pick`."""
+
+    def __init__(self, client: Any, game_id: str, tokens: dict[int, str]) -> None:
+        self.client, self.game_id, self.tokens, self.seat = client, game_id, tokens, 0
+        self.gets: list[tuple[float, float]] = []
+        self.posts: list[tuple[float, float]] = []
+        self.sizes: list[int] = []
+        self.batches: list[int] = []
+        self.view: dict[str, Any] = {}
+
+    def move(self) -> None:
+        """Time one GET and one POST of the seat to act (untimed GETs find that seat)."""
+        while True:
+            headers = {"Authorization": f"Bearer {self.tokens[self.seat]}"}
+            cpu, wall, response = timed(partial(self.client.get, f"/games/{self.game_id}", headers=headers))
+            self.view = response.json
+            if self.seat in self.view["to_act"]:
+                break
+            self.seat = self.view["to_act"][0]
+        self.gets.append((cpu, wall))
+        self.sizes.append(len(response.data))
+        body = {"action": pick(self.view["legal_actions"]), "expected_version": self.view["version"]}
+        path = f"/games/{self.game_id}/actions"
+        cpu, wall, response = timed(partial(self.client.post, path, json=body, headers=headers))
         assert response.status_code == 200, response.json
-        posts.append((cpu, wall))
-        batches.append(len(response.json["events"]))
-        seat = 1 - seat
-    return {
-        "get_cpu": statistics.median(c for c, _ in gets),
-        "get_wall": statistics.median(w for _, w in gets),
-        "post_cpu": statistics.median(c for c, _ in posts),
-        "post_wall": statistics.median(w for _, w in posts),
-        "view_bytes": statistics.median(sizes),
-        "events_a_move": statistics.mean(batches),
-    }
+        self.posts.append((cpu, wall))
+        self.batches.append(len(response.json["events"]))
+        self.seat = 1 - self.seat
+
+    def figures(self) -> dict[str, float]:
+        """Return the median CPU and wall ms of a view GET and an action POST, the view's size and round."""
+        return {
+            "get_cpu": statistics.median(c for c, _ in self.gets),
+            "get_wall": statistics.median(w for _, w in self.gets),
+            "post_cpu": statistics.median(c for c, _ in self.posts),
+            "post_wall": statistics.median(w for _, w in self.posts),
+            "view_bytes": statistics.median(self.sizes),
+            "events_a_move": statistics.mean(self.batches),
+            "round": self.view["state"]["round"],
+            "results": len(self.view["state"]["results"]),
+        }
+
+
+def play(players: list[Player], repeats: int) -> list[dict[str, float]]:
+    """Move in each game in turn, `repeats` times: the machine's load drifts over all of them alike."""
+    for _ in range(repeats):
+        for player in players:
+            player.move()
+    return [player.figures() for player in players]
 
 
 def fill_games(services: Services, redis: Redis, count: int) -> None:
@@ -160,19 +195,23 @@ def main() -> int:
         small, large = grow(services, 100), grow(services, args.events)
         grown = time.perf_counter() - started
         print(f"Redis {url}, prefix {prefix}; games grown to 100 and {args.events} events in {grown:.0f} s")
-        figures = {}
-        for label, (game_id, tokens) in (("~100", small), (f"~{args.events}", large)):
+        labels, players, colds = ("~100", f"~{args.events}"), [], []
+        for game_id, tokens in (small, large):
             # A fresh app in a fresh process would replay the whole stream once: its first view.
             cold = create_app(build(redis, prefix, inline_jobs=True), no_limits).test_client()
             first_view = partial(cold.get, f"/games/{game_id}", headers={"Authorization": f"Bearer {tokens[0]}"})
-            cold_cpu, cold_wall, _ = timed(first_view)
-            figures[label] = play(cold, game_id, tokens, REPEATS)
+            colds.append(timed(first_view)[:2])
+            players.append(Player(cold, game_id, tokens))
+        play(players, WARMUP)
+        figures = dict(zip(labels, play([Player(p.client, p.game_id, p.tokens) for p in players], REPEATS)))
+        for label, (game_id, _), (cold_cpu, cold_wall) in zip(labels, (small, large), colds):
             version = services.repository.load(game_id).version
             f = figures[label]
             print(
                 f"{label:>7} events (now {version}): view GET {f['get_cpu']:.2f} ms CPU / {f['get_wall']:.2f} ms wall,"
                 f" action POST {f['post_cpu']:.2f} / {f['post_wall']:.2f} ms; first view in a fresh process"
-                f" {cold_cpu:.0f} / {cold_wall:.0f} ms; a view {f['view_bytes']:.0f} bytes, {f['events_a_move']:.1f} events a move"
+                f" {cold_cpu:.0f} / {cold_wall:.0f} ms; a view {f['view_bytes']:.0f} bytes (round {f['round']},"
+                f" {f['results']} results), {f['events_a_move']:.1f} events a move"
             )
         a, b = figures["~100"], figures[f"~{args.events}"]
         print(
@@ -201,9 +240,19 @@ def main() -> int:
         cold_cpu, cold_wall, response = timed(lambda: client.get(board))
         assert response.status_code == 200 and response.json["rated_games"] == args.rated, response.json
         cpu, wall = median_ms(lambda: client.get(board))
+        stream = aggregate_id("bloede-kuh")
+        snapshot = services.ratings.snapshots.load(stream)
+        behind = args.rated - (snapshot.version if snapshot else 0)
         print(
             f"{'GET ' + board:>28}: {cpu:.1f} ms CPU / {wall:.1f} ms wall (warm); first in a process {cold_cpu:.0f} / {cold_wall:.0f} ms"
+            f" (its snapshot, {behind} events after it)"
         )
+        # Without its snapshot, a fresh process replays the whole ratings stream (and writes the snapshot again).
+        redis.delete(services.ratings.snapshots.key(stream))
+        replaying = create_app(build(redis, prefix, inline_jobs=True), no_limits).test_client()
+        cold_cpu, cold_wall, response = timed(lambda: replaying.get(board))
+        assert response.status_code == 200 and response.json["rated_games"] == args.rated, response.json
+        print(f"{'the same without its snapshot':>28}: {cold_cpu:.0f} ms CPU / {cold_wall:.0f} ms wall (a full replay)")
     finally:
         _clean(redis, prefix)
     return 0

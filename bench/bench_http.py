@@ -167,11 +167,14 @@ def redis_benchmark(url: str, clients: int, cluster: bool = False) -> str:
     exe = shutil.which("redis-benchmark")
     if exe is None:
         return "redis-benchmark not installed"
-    host, port = url.split("://", 1)[1].split(",")[0].split("/")[0].rsplit(":", 1)
+    address, _, db = url.split("://", 1)[1].split(",")[0].partition("/")
+    host, port = address.rsplit(":", 1)
     name = f"bench-http-xadd-{uuid.uuid4().hex[:8]}"
     # With `--cluster`, redis-benchmark fills `{tag}` with a hash tag of each master's slots: one key a master.
     key = f"{name}-{{tag}}" if cluster else name
     command = [exe, "-h", host, "-p", port, "-n", "50000", *(["--cluster"] if cluster else [])]
+    # redis-benchmark writes to db 0 unless told: on the URL's db, where its key is removed afterwards.
+    command += [] if cluster else ["--dbnum", db.split("?")[0] or "0"]
     command += ["-c", str(clients), "-q", "XADD", key, "*", "e", "x" * 200]
     try:
         out = subprocess.run(command, capture_output=True, text=True, timeout=60).stdout.strip()

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import reduce
 from types import MappingProxyType
 from typing import Any
 
+import openskill
 from openskill.models import PlackettLuce
 
 from domain.events import GENESIS_HASH, Event, RecordedEvent
@@ -31,6 +31,10 @@ from domain.events import GENESIS_HASH, Event, RecordedEvent
 MU, SIGMA, BETA, KAPPA, TAU = 25.0, 25.0 / 3.0, 25.0 / 6.0, 0.0001, 25.0 / 300.0
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, kappa=KAPPA, tau=TAU, limit_sigma=False, balance=False)
 GAME_RATED = "GameRated"
+# What a table's numbers depend on besides its events: a snapshot folded under
+# other parameters or another openskill is not this fold's, and is ignored.
+FOLD = f"plackett-luce {MU!r} {SIGMA!r} {BETA!r} {KAPPA!r} {TAU!r} openskill {openskill.__version__}"
+SNAPSHOT_FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -82,9 +86,13 @@ def merge_seats(identities: Sequence[str], places: Sequence[int]) -> tuple[list[
 
 def rate(table: RatingTable, players: Sequence[str], places: Sequence[int]) -> dict[str, Rating]:
     """Return the new ratings of one game's players (unchanged when fewer than two)."""
+    return _rate(table.players, players, places)
+
+
+def _rate(ratings: Mapping[str, Rating], players: Sequence[str], places: Sequence[int]) -> dict[str, Rating]:
     if len(players) < 2:
         return {}
-    before = [table.get(player) for player in players]
+    before = [ratings.get(player, Rating()) for player in players]
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     after = MODEL.rate(teams, ranks=[float(place) for place in places])
     return {
@@ -122,21 +130,78 @@ def evolve(table: RatingTable, event: RecordedEvent) -> RatingTable:
 
 
 def replay(events: Iterable[RecordedEvent], table: RatingTable | None = None, game: str = "") -> RatingTable:
-    """Fold recorded events into a rating table (from scratch, or on from `table`)."""
-    return reduce(evolve, events, table or RatingTable(game=game))
+    """Fold recorded events into a rating table (from scratch, or on from `table`).
+
+    The same fold as `reduce(evolve, events, table)`, but into one working dict
+    copied once a batch: `evolve` copies every player's rating per event, which
+    made a replay O(events x players).
+    """
+    table = table or RatingTable(game=game)
+    players, rated, last = dict(table.players), table.rated_games, None
+    for event in events:
+        last = event
+        if event.type == GAME_RATED:
+            players.update(_rate(players, event.data["players"], event.data["places"]))
+            rated += 1
+    if last is None:
+        return table
+    return replace(table, version=last.seq, last_hash=last.hash, players=MappingProxyType(players), rated_games=rated)
 
 
 def verify(events: Iterable[RecordedEvent], game: str = "") -> list[str]:
     """Return the ids of games whose recorded ratings differ from a fresh recomputation."""
-    table, bad = RatingTable(game=game), []
+    players: dict[str, Rating] = {}  # one working dict, as in `replay`
+    bad = []
     for event in events:
         if event.type == GAME_RATED:
-            fresh = rate(table, event.data["players"], event.data["places"])
+            fresh = _rate(players, event.data["players"], event.data["places"])
             recorded = {p: list(v) for p, v in event.data["ratings"].items()}
             if {p: [r.mu, r.sigma] for p, r in fresh.items()} != recorded:
                 bad.append(event.data["game_id"])
-        table = evolve(table, event)
+            players.update(fresh)
     return bad
+
+
+def to_snapshot(table: RatingTable) -> dict[str, Any]:
+    """Return a table as a JSON-native snapshot (every float kept exactly: JSON floats round-trip)."""
+    return {
+        "format": SNAPSHOT_FORMAT,
+        "fold": FOLD,
+        "game": table.game,
+        "version": table.version,
+        "last_hash": table.last_hash,
+        "rated_games": table.rated_games,
+        "players": {player: [r.mu, r.sigma, r.games] for player, r in table.players.items()},
+    }
+
+
+def from_snapshot(data: Any, game: str) -> RatingTable:
+    """Return the table a snapshot holds; raise ValueError unless it is a whole snapshot of this fold for `game`."""
+    if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT or data.get("fold") != FOLD:
+        raise ValueError("not a rating snapshot of this format and fold")
+    version: Any = data.get("version")
+    rated: Any = data.get("rated_games")
+    last_hash, players = data.get("last_hash"), data.get("players")
+    if data.get("game") != game or not _count(version) or not _count(rated) or not isinstance(last_hash, str):
+        raise ValueError("a rating snapshot of another game, or without its version")
+    if not isinstance(players, dict):
+        raise ValueError("a rating snapshot without its players")
+    table: dict[str, Rating] = {}
+    for player, value in players.items():
+        if not (
+            isinstance(value, list) and len(value) == 3 and _real(value[0]) and _real(value[1]) and _count(value[2])
+        ):
+            raise ValueError(f"a rating snapshot with a malformed rating for {player!r}")
+        table[player] = Rating(*value)
+    return RatingTable(game, version, last_hash, MappingProxyType(table), rated)
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _real(value: Any) -> bool:
+    return type(value) is float
 
 
 def leaderboard(table: RatingTable, limit: int | None = None) -> list[dict[str, Any]]:

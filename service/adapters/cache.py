@@ -12,10 +12,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from domain.events import RecordedEvent
 from domain.game import Game, replay
+from service.adapters.snapshots import Snapshots
 from service.adapters.store import EventStore
 from service.errors import GameNotFound, NotFound
 
@@ -82,6 +83,7 @@ class AggregateCache(Generic[A]):
         not_found: Callable[[str], NotFound],
         capacity: int = 1024,
         empty: Callable[[str], A] | None = None,
+        snapshots: Snapshots[Any] | None = None,
     ) -> None:
         self.store = store
         self._fold = fold
@@ -89,11 +91,19 @@ class AggregateCache(Generic[A]):
         self._not_found = not_found
         self._empty = empty
         self._items: Bounded[str, A] = Bounded(capacity)
+        # Snapshots (of aggregates on a hash chain) spare a fresh process the replay of a long stream.
+        self._snapshots = snapshots
 
     def load(self, aggregate_id: str) -> A:
         """Return the aggregate at its latest version (one `XRANGE` of what is new)."""
         cached = self._items.get(aggregate_id)
-        new = self.store.read(aggregate_id, after=cached.version if cached else 0)
+        resumed = self._resume(aggregate_id) if cached is None else None
+        if resumed is not None:
+            cached, new = resumed
+            self._items.put(aggregate_id, cached, keep=_newer)
+        else:
+            new = self.store.read(aggregate_id, after=cached.version if cached else 0)
+        start = cached.version if cached else 0
         if cached is None:
             if new and new[0].type != self._first_type:
                 raise self._not_found(aggregate_id)  # another kind of aggregate's stream
@@ -104,7 +114,20 @@ class AggregateCache(Generic[A]):
             return cached
         aggregate = self._fold(new, cached)
         self._items.put(aggregate_id, aggregate, keep=_newer)
+        self._snapshot(aggregate_id, start, aggregate)
         return aggregate
+
+    def _resume(self, aggregate_id: str) -> tuple[A, list[RecordedEvent]] | None:
+        if self._snapshots is None:
+            return None
+        return self._snapshots.resume(aggregate_id, lambda key, after: self.store.read(key, after=after))
+
+    def _snapshot(self, aggregate_id: str, before: int, aggregate: A) -> None:
+        # Written when a fold crosses a multiple of `every` events: a fresh process
+        # then folds fewer than that many (and a missing or stale snapshot is
+        # replaced by the first process that replays past such a multiple).
+        if self._snapshots is not None and self._snapshots.due(before, aggregate.version):
+            self._snapshots.save(aggregate_id, aggregate)
 
     def peek(self, aggregate_id: str) -> A | None:
         """Return the aggregate as last seen here, or None; reads nothing."""
@@ -128,7 +151,9 @@ class AggregateCache(Generic[A]):
 
     def keep(self, aggregate_id: str, aggregate: A) -> A:
         """Keep an aggregate this process folded (unless a newer one is kept already), and return it."""
+        before = self._items.get(aggregate_id)
         self._items.put(aggregate_id, aggregate, keep=_newer)
+        self._snapshot(aggregate_id, before.version if before else 0, aggregate)
         return aggregate
 
     def forget(self, aggregate_id: str) -> None:

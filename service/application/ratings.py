@@ -14,8 +14,19 @@ from typing import Any
 
 from domain.events import RecordedEvent
 from domain.game import FINISHED
-from domain.ratings import GAME_RATED, RatingTable, aggregate_id, decide, identity, leaderboard, replay
+from domain.ratings import (
+    GAME_RATED,
+    RatingTable,
+    aggregate_id,
+    decide,
+    from_snapshot,
+    identity,
+    leaderboard,
+    replay,
+    to_snapshot,
+)
 from service.adapters.cache import AggregateCache, GameRepository
+from service.adapters.snapshots import Snapshots
 from service.adapters.store import EventStore
 from service.application.clock import utc_now
 from service.application.commands import CommandPath, Decision, Idempotency
@@ -26,8 +37,16 @@ def _fold(events: Iterable[RecordedEvent], table: RatingTable | None) -> RatingT
     return replay(events, table)
 
 
+def _game_of(stream: str) -> str:
+    return stream.removeprefix(aggregate_id(""))
+
+
 def _empty_table(stream: str) -> RatingTable:
-    return RatingTable(game=stream.removeprefix(aggregate_id("")))
+    return RatingTable(game=_game_of(stream))
+
+
+def _decode_snapshot(data: Any, stream: str) -> RatingTable:
+    return from_snapshot(data, _game_of(stream))
 
 
 @dataclass
@@ -37,11 +56,19 @@ class RatingService:
     store: EventStore
     repository: GameRepository
     clock: Callable[[], str] = utc_now
+    # A fresh process reads the table's snapshot and the fewer than this many events after it, not the whole stream.
+    snapshot_every: int = 1000
     commands: CommandPath[RatingTable] = field(init=False)
+    snapshots: Snapshots[RatingTable] = field(init=False)
 
     def __post_init__(self) -> None:
+        self.snapshots = Snapshots(
+            self.store.redis, self.store.prefix, to_snapshot, _decode_snapshot, every=self.snapshot_every
+        )
         # A game type nobody has finished a game of yet has an empty table.
-        cache = AggregateCache(self.store, _fold, GAME_RATED, GameTypeNotFound, empty=_empty_table)
+        cache = AggregateCache(
+            self.store, _fold, GAME_RATED, GameTypeNotFound, empty=_empty_table, snapshots=self.snapshots
+        )
         self.commands = CommandPath(self.store, cache, self.clock)
 
     def table(self, game_type: str) -> RatingTable:
@@ -49,7 +76,7 @@ class RatingService:
         return self.commands.cache.load(aggregate_id(game_type))
 
     def rebuild(self, game_type: str) -> RatingTable:
-        """Return a game type's ratings folded afresh from its whole stream."""
+        """Return a game type's ratings folded afresh from its whole stream (never from a snapshot)."""
         return replay(self.store.read(aggregate_id(game_type)), game=game_type)
 
     def rate_game(self, game_id: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import reduce
 
 import pytest
 from rq import Queue, SimpleWorker
@@ -13,13 +14,18 @@ from domain.ratings import (
     RatingTable,
     aggregate_id,
     apply,
+    evolve,
+    from_snapshot,
     identity,
     merge_seats,
     replay,
+    to_snapshot,
     verify,
 )
 from domain.ratings import decide as decide_rated
 from service.adapters.jobs import rate_job_id, worker_queues
+from service.application.commands import Decision
+from service.application.ratings import RatingService
 from service.bootstrap import build, serve_jobs
 from tests.support.services import on_every_store, queue_redis_beside
 
@@ -134,3 +140,69 @@ def test_two_player_results_move_ratings_symmetrically(places):
     a, b = table.get("a"), table.get("b")
     assert a.mu - MU == pytest.approx(MU - b.mu)
     assert (a.mu > b.mu) == (places[0] < places[1])
+
+
+def test_the_batch_fold_is_the_event_by_event_fold():
+    _, log = recorded_history(HISTORY)
+    assert replay(log, game="x") == reduce(evolve, log, RatingTable(game="x"))
+    assert replay(log[2:], replay(log[:2], game="x")) == replay(log, game="x")
+
+
+def test_a_snapshot_holds_the_table_exactly_and_only_for_its_own_game_and_fold():
+    live, _ = recorded_history(HISTORY)
+    data = json.loads(json.dumps(to_snapshot(live)))
+    assert from_snapshot(data, "x") == live
+    for bad in ({**data, "game": "y"}, {**data, "fold": "another"}, {**data, "format": 0}, {**data, "version": "4"}):
+        with pytest.raises(ValueError):
+            from_snapshot(bad, "x")
+    with pytest.raises(ValueError):
+        from_snapshot({**data, "players": {"ann": [25, 8.3, 1]}}, "x")  # an int where the fold keeps a float
+
+
+def rate_games(ratings: RatingService, count: int, start: int = 0) -> None:
+    """Rate `count` made-up games of the toy game among five players."""
+    for n in range(start, start + count):
+        seated = [f"p{(n * 2 + k) % 5}" for k in range(3)]
+        places = [1 + (n + k) % 3 for k in range(3)]
+        ratings.commands.run(
+            aggregate_id("toy"),
+            lambda table, g=f"g{n}", s=seated, p=places: Decision({"kind": "rate"}, [decide_rated(table, g, s, p)]),
+            optimistic=True,
+        )
+
+
+def fresh_ratings(services) -> RatingService:
+    """The ratings of a fresh process: nothing cached, snapshots every 4 events."""
+    return RatingService(services.store, services.repository, snapshot_every=4)
+
+
+def test_a_fresh_process_resumes_from_the_snapshot_and_gets_what_a_full_replay_gets(services):
+    rate_games(fresh_ratings(services), 10)  # crosses 4 and 8: the snapshot is at version 8
+    fresh = fresh_ratings(services)
+    resumed = fresh.snapshots.resume(aggregate_id("toy"), lambda key, after: services.store.read(key, after=after))
+    assert resumed is not None and resumed[0].version == 8 and [e.seq for e in resumed[1]] == [9, 10]
+    assert fresh.table("toy") == fresh.rebuild("toy") and fresh.table("toy").version == 10
+    assert fresh.leaderboard("toy") == fresh_ratings(services).leaderboard("toy")
+    rate_games(fresh, 3, start=10)  # on from the resumed table to 13, past 12: a newer snapshot
+    assert fresh.snapshots.load(aggregate_id("toy")).version == 12
+    assert fresh_ratings(services).table("toy") == fresh.rebuild("toy")
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda data: b"not json",
+        lambda data: json.dumps({**data, "format": 0}),
+        lambda data: json.dumps({**data, "players": {}, "last_hash": "0" * 64}),  # not the stream's event
+        lambda data: json.dumps({**data, "version": 1_000_000}),  # past the end of the stream
+    ],
+    ids=["unreadable", "old-format", "stale", "ahead"],
+)
+def test_a_corrupt_old_or_stale_snapshot_is_ignored_for_a_full_replay(services, redis_client, spoil):
+    rate_games(fresh_ratings(services), 9)
+    key = fresh_ratings(services).snapshots.key(aggregate_id("toy"))
+    redis_client.set(key, spoil(json.loads(redis_client.get(key))))
+    fresh = fresh_ratings(services)
+    assert fresh.table("toy") == fresh.rebuild("toy") and fresh.table("toy").version == 9
+    # the replay past a multiple of 4 wrote a good snapshot over it
+    assert fresh_ratings(services).snapshots.load(aggregate_id("toy")) == fresh.table("toy")
