@@ -17,7 +17,6 @@ no append rewrote it meanwhile.
 
 from __future__ import annotations
 
-import random
 from typing import cast
 
 from service.adapters.connections import StoreRedis
@@ -54,12 +53,15 @@ class DueIndex:
         self.keys = keys
         self._claim = redis.register_script(_CLAIM)
         self._release = redis.register_script(_RELEASE)
+        self._start = 0
 
     def claim(self, lease_ms: int, limit: int = 50) -> list[tuple[str, int]]:
         """Take up to `limit` overdue games for `lease_ms`; return each with its lease (to release it by)."""
         shards = self.keys.all
-        # From a shard picked at random, so that a full batch from the first shards never starves the last.
-        start = random.randrange(len(shards))
+        # Each claim starts one shard further on, so that a full batch from the first shards never
+        # starves the last (a counter, not the random module: its global state is shared by the process).
+        start = self._start % len(shards)
+        self._start = start + 1
         claimed: list[tuple[str, int]] = []
         for key in shards[start:] + shards[:start]:
             if len(claimed) >= limit:
