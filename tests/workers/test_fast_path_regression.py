@@ -37,7 +37,7 @@ TABLES = [
 
 
 class _Recording:
-    """A game's rules that note every event the fast path folds in (it folds each exactly once)."""
+    """A game's rules that note every event they decide (the fast path plays each exactly once)."""
 
     def __init__(self, game: str) -> None:
         self._rules = rules_for(game)
@@ -46,9 +46,18 @@ class _Recording:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._rules, name)
 
-    def evolve(self, state: Any, event: Event) -> Any:
-        self.events.append(event)
-        return self._rules.evolve(state, event)
+    def setup(self, *args: Any) -> list[Event]:
+        return self._noted(self._rules.setup(*args))
+
+    def decide(self, *args: Any) -> list[Event]:
+        return self._noted(self._rules.decide(*args))
+
+    def advance(self, *args: Any) -> list[Event]:
+        return self._noted(self._rules.advance(*args))
+
+    def _noted(self, events: list[Event]) -> list[Event]:
+        self.events.extend(events)
+        return events
 
 
 def _digest(items: list[Any]) -> str:
