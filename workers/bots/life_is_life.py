@@ -50,35 +50,40 @@ def rank(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Rando
     state, me = view["state"], view["you"]
     model = _Model(state, me)
     hand = dict.fromkeys(VALUES, 0) | Counter(state["hand"])
-    knock = next((action for action in legal if action["type"] == "knock"), None)
+    # The knock, when allowed, is listed last: look from the end.
+    knock = next((action for action in reversed(legal) if action["type"] == "knock"), None)
     base = {name: model.worth(name, hand[name], model.tableau[name]) for name in VALUES}
     now = sum(base.values())
-    rows = [Counter(row) for row in state["rows"]]
+    rows = [dict(Counter(row)) for row in state["rows"]]
     combos = ADVANCED_SUDDEN_DEATH if state["advanced"] else SUDDEN_DEATH
     # A trade moves at most 4 cards of a species: only combinations that close can declare.
     watch = [(name, VALUES[name] - hand[name]) for name in combos if VALUES[name] - hand[name] <= 4]
-    # Hundreds of trades share few species counts: remember each estimate once.
-    worth: dict[tuple[str, int, int], float] = {}
+    # Hundreds of trades share few species counts: remember each estimate's change once.
+    change: dict[tuple[str, int], float] = {}
+    draw = rng.random
+    tableau = model.tableau
     trades = []
     for action in legal:
         if action["type"] != "trade":
             continue
         # What the trade changes per species: cards taken minus cards laid.
-        delta = dict(rows[action["row"] - 1])
+        delta = rows[action["row"] - 1].copy()
         for card in action["cards"]:
             delta[card] = delta.get(card, 0) - 1
         # The whole hand after the trade declares, as the rules check it (cards.sudden_death).
-        if watch and any(delta.get(name, 0) == need for name, need in watch):
-            return Ranked(action, [], knock, now, model, hand)
-        value = now + rng.random() * 1e-3
-        for name, moved in delta.items():
-            if not moved:
+        for name, need in watch:
+            if delta.get(name, 0) == need:
+                return Ranked(action, [], knock, now, model, hand)
+        value = now + draw() * 1e-3
+        # Added up in the order of `delta`, so that every value is the same float as ever.
+        for key in delta.items():
+            if not key[1]:
                 continue  # a species laid and taken alike keeps its estimate
-            key = (name, hand[name] + moved, model.tableau[name] - moved)
-            estimate = worth.get(key)
-            if estimate is None:
-                estimate = worth[key] = model.worth(*key)
-            value += estimate - base[name]
+            step = change.get(key)
+            if step is None:
+                name, by = key
+                step = change[key] = model.worth(name, hand[name] + by, tableau[name] - by) - base[name]
+            value += step
         trades.append((value, action))
     trades.sort(key=lambda item: item[0], reverse=True)
     return Ranked(None, trades, knock, now, model, hand)
