@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from domain.games.life_is_life.cards import ADVANCED_SUDDEN_DEATH, HAND_SIZE, SUDDEN_DEATH, VALUES
@@ -111,17 +111,19 @@ class _Model:
         self.advanced = state["advanced"]
         self.rivals = [seat for seat, out in enumerate(state["out"]) if not out and seat != me]
         self.least = 2 if len(self.rivals) == 1 else 1
-        self.tableau = Counter(card for row in state["rows"] for card in row)
-        self.known = {seat: Counter(state["known"][seat]) for seat in self.rivals}
+        # Counts of every species, zeros included: plain dicts, as a Counter's missing key costs a call.
+        self.tableau = _counts(card for row in state["rows"] for card in row)
+        self.known = {seat: _counts(state["known"][seat]) for seat in self.rivals}
         hidden = {seat: HAND_SIZE - len(state["known"][seat]) for seat in self.rivals}
-        pool = sum(hidden.values()) + state["set_aside_count"]
-        seen = Counter(state["hand"]) + self.tableau + sum(self.known.values(), Counter())
+        pool = max(sum(hidden.values()) + state["set_aside_count"], 1)
+        seen = _counts(state["hand"])
+        for counts in (self.tableau, *self.known.values()):
+            for name, count in counts.items():
+                seen[name] += count
+        unseen = {name: max(0, value - seen[name]) for name, value in VALUES.items()}
         self.expected = {
-            seat: {
-                name: self.known[seat][name] + max(0, VALUES[name] - seen[name]) * hidden[seat] / max(pool, 1)
-                for name in VALUES
-            }
-            for seat in self.rivals
+            seat: {name: known[name] + unseen[name] * hidden[seat] / pool for name in VALUES}
+            for seat, known in self.known.items()
         }
         self.threat = {name: max((e[name] for e in self.expected.values()), default=0.0) for name in VALUES}
         combos = ADVANCED_SUDDEN_DEATH if self.advanced else SUDDEN_DEATH
@@ -147,6 +149,14 @@ class _Model:
                 for name, worth in VALUES.items()
             )
         return out
+
+
+def _counts(cards: Iterable[str]) -> dict[str, int]:
+    """Count cards per species, every species listed."""
+    counts = dict.fromkeys(VALUES, 0)
+    for card in cards:
+        counts[card] += 1
+    return counts
 
 
 def _chance(count: float, threat: float, least: int) -> float:
