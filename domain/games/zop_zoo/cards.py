@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -78,11 +79,28 @@ class CardSet:
 
 def bundled() -> dict[str, Any]:
     """Return the bundled card set as JSON data (a fresh copy)."""
-    return json.loads(BUNDLED.read_text(encoding="utf-8"))
+    return json.loads(_bundled_text())
+
+
+@cache
+def _bundled_text() -> str:
+    return BUNDLED.read_text(encoding="utf-8")
+
+
+@cache
+def _bundled_set() -> tuple[dict[str, Any], CardSet]:
+    raw = bundled()
+    return raw, _parsed(raw)
 
 
 def parse(raw: Any) -> CardSet:
     """Check a card set's form and build its lookups, or raise CardSetError saying what is wrong."""
+    # Nearly every game plays the bundled set, and each one's setup reads it: check it once.
+    known, card_set = _bundled_set()
+    return card_set if raw == known else _parsed(raw)
+
+
+def _parsed(raw: Any) -> CardSet:
     if not isinstance(raw, Mapping):
         raise CardSetError("a card set is a JSON object")
     categories = _categories(raw.get("categories"))
