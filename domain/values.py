@@ -1,7 +1,7 @@
 """Fast construction of frozen values, for the replay path.
 
 A frozen dataclass's `__init__` (and so `dataclasses.replace`) sets every
-field through `object.__setattr__`; filling the instance dict at once is
+field through `object.__setattr__`; handing the instance a filled dict is
 several times faster, and folds run once per event of every replay. Only for
 dataclasses without `__post_init__`: nothing is validated here.
 """
@@ -16,12 +16,20 @@ T = TypeVar("T")
 def new_value(cls: type[T], **fields: Any) -> T:
     """Build a frozen dataclass instance from all of its fields, without `__init__`."""
     instance = object.__new__(cls)
-    instance.__dict__.update(fields)
+    # The keyword dict is the instance's own: hand it over rather than copy it.
+    _set(instance, "__dict__", fields)
     return instance
 
 
 def changed(value: T, **changes: Any) -> T:
     """Return a copy of a frozen dataclass with some fields changed (a fast `dataclasses.replace`)."""
     instance = object.__new__(type(value))
-    instance.__dict__.update(value.__dict__, **changes)
+    # A whole dict copied at once, then changed, is about twice as fast as filling an empty one.
+    fields = value.__dict__.copy()
+    fields.update(changes)
+    _set(instance, "__dict__", fields)
     return instance
+
+
+# A frozen dataclass refuses assignment; its dict is set through object's own __setattr__.
+_set = object.__setattr__
