@@ -23,7 +23,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "players": [_player(state, other) for other in range(state.seats)],
         "black_deck_size": len(state.deck),
-        "discard_pile": [cards[card].to_dict() for card in state.discard],
+        "discard_pile": [cards.describe(card) for card in state.discard],
         "spent": sorted(state.spent),
         "set_aside": list(state.set_aside),
         "pending": _pending(state),
@@ -49,7 +49,7 @@ def _player(state: State, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "row": [_stack(state, stack) for stack in state.rows[seat]],
-        "bonuses": [state.cards[card].to_dict() for card in state.bonuses[seat]],
+        "bonuses": [state.cards.describe(card) for card in state.bonuses[seat]],
         "round_points": {"as_winner": as_winner, "as_other": as_other},
         "total": state.totals[seat],
     }
@@ -59,8 +59,8 @@ def _stack(state: State, stack: Stack) -> dict[str, Any]:
     cards = state.cards
     return {
         "card": stack.base,
-        "base": cards[stack.base].to_dict(),
-        "cover": cards[stack.cover].to_dict() if stack.cover else None,
+        "base": cards.describe(stack.base),
+        "cover": cards.describe(stack.cover) if stack.cover else None,
         "worth": board.worth(cards, stack),
         "category": board.category(cards, stack),
     }
@@ -73,7 +73,7 @@ def _pending(state: State) -> dict[str, Any] | None:
     out: dict[str, Any] = {
         "seat": state.turn,
         "decision": now.decision,
-        "card": state.cards[now.card].to_dict() if now.card else None,
+        "card": state.cards.describe(now.card) if now.card else None,
         "source": now.source,
     }
     if now.decision == board.MOLE:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -67,9 +67,18 @@ class CardSet:
     matches: Mapping[str, str]  # black card id -> the white card id it covers or connects
     categories: Mapping[str, int]
     connect_value: int
+    # Each card as a view describes it, built once: a view lists every row and the discard pile.
+    _described: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def __getitem__(self, card_id: str) -> Card:
         return self.cards[card_id]
+
+    def describe(self, card_id: str) -> dict[str, Any]:
+        """Return `Card.to_dict` of a card (a fresh dict each time)."""
+        known = self._described.get(card_id)
+        if known is None:
+            known = self._described[card_id] = self.cards[card_id].to_dict()
+        return known.copy()
 
     @property
     def size(self) -> int:
