@@ -204,7 +204,7 @@ def _end_turn(batch: Batch[State]) -> None:
             "ender": player,
             "cards_left": cards_left,
             "minus": minus_points(cards_left),
-            "nwi_removed": [species for species in SPECIES if state.holder_of(species) is None],
+            "nwi_removed": [species for species, holder in state.holders().items() if holder is None],
         },
     )
 
