@@ -8,9 +8,14 @@ dataclasses without `__post_init__`: nothing is validated here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+R = TypeVar("R")
+# Where a frozen value keeps facts derived from it (see `remembered`); not a field, so
+# equality, hashing and `dataclasses.replace` ignore it, and `changed` leaves it behind.
+MEMO = "__memo__"
 
 
 def new_value(cls: type[T], **fields: Any) -> T:
@@ -27,8 +32,21 @@ def changed(value: T, **changes: Any) -> T:
     # A whole dict copied at once, then changed, is about twice as fast as filling an empty one.
     fields = value.__dict__.copy()
     fields.update(changes)
+    fields.pop(MEMO, None)  # what was derived from the old value need not hold for the new one
     _set(instance, "__dict__", fields)
     return instance
+
+
+def remembered(value: Any, key: str, derive: Callable[[Any], R]) -> R:
+    """Return `derive(value)`, derived once per frozen value: the rules ask the same question of one state repeatedly."""
+    fields = value.__dict__
+    memo = fields.get(MEMO)
+    if memo is None:
+        memo = fields[MEMO] = {}
+    elif key in memo:
+        return memo[key]
+    derived = memo[key] = derive(value)
+    return derived
 
 
 # A frozen dataclass refuses assignment; its dict is set through object's own __setattr__.

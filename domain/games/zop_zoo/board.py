@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES, CardSet
 from domain.games.zop_zoo.state import PLAYING, Stack, State
+from domain.values import remembered
 
 BESIDE = "beside"  # where a side bonus card goes: beside the row, not onto a starting card
 
@@ -153,6 +154,11 @@ def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, A
 
 def pending(state: State) -> Pending | None:
     """Return the decision the player to act faces (None when no one acts)."""
+    # Listing the legal actions, deciding and the view all ask it of the same state.
+    return remembered(state, "pending", _pending)
+
+
+def _pending(state: State) -> Pending | None:
     if state.phase != PLAYING:
         return None
     if state.drawn is not None:
