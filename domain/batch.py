@@ -27,8 +27,7 @@ class Folded(list[Event]):
 
     __slots__ = ("state", "folded")
 
-    def __init__(self, state: Any) -> None:
-        super().__init__()
+    def __init__(self, state: Any) -> None:  # empty, as list.__new__ made it
         self.state = state
         self.folded = 0
 
