@@ -10,7 +10,7 @@ instead of folding the same events a second time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from domain.events import Event
@@ -27,9 +27,11 @@ class Folded(list[Event]):
 
     __slots__ = ("state", "folded")
 
-    def __init__(self, state: Any) -> None:  # empty, as list.__new__ made it
+    def __init__(self, state: Any, events: Iterable[Event] = ()) -> None:
+        """Start from `state`, the state after `events` (none: a batch about to emit)."""
+        self.extend(events)
         self.state = state
-        self.folded = 0
+        self.folded = len(self)
 
     def after(self) -> Any:
         """Return the state after every event, or None if some event was appended without being folded."""
