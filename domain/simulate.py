@@ -63,17 +63,19 @@ def play_out(
 ) -> tuple[Any, int]:
     """Play from `state` to the end (or `max_moves` seat moves); return the last state and the moves played."""
     pick = policies if callable(policies) else None
+    # The rules' functions looked up once: this loop runs once a move of every simulated game.
+    system_due, to_act, legal_actions, decide = rules.system_due, rules.to_act, rules.legal_actions, rules.decide
     moves = 0
     while moves < max_moves:
-        state = settle(rules, state, chance)
-        to_act = rules.to_act(state)
-        if not to_act:
+        if system_due(state):
+            state = settle(rules, state, chance)
+        seats = to_act(state)
+        if not seats:
             break
-        seat = min(to_act)
-        legal = rules.legal_actions(state, seat)
-        policy = pick or policies[seat]  # type: ignore[index]
-        action = legal[0] if len(legal) == 1 else policy(state, seat, legal)
-        state = apply(rules, state, seat, action, chance)
+        seat = min(seats)
+        legal = legal_actions(state, seat)
+        action = legal[0] if len(legal) == 1 else (pick or policies[seat])(state, seat, legal)  # type: ignore[index]
+        state = _fold(rules, state, decide(state, seat, action, chance))
         moves += 1
     return state, moves
 

@@ -57,7 +57,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     """Validate a seat's action and return its events, or raise RuleError saying why."""
     if state.phase != PLAY:
         raise RuleError("the round is over: nobody acts until the next deal")
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):  # an ABC check costs; most are dicts
         raise RuleError("an action is a JSON object with a 'type'")
     if seat not in to_act(state):
         raise _not_asked(state, seat)
