@@ -11,7 +11,7 @@ from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
 from domain.games.life_is_life.cards import ROW_SIZES, VALUES, sudden_death
-from domain.games.life_is_life.state import State
+from domain.games.life_is_life.state import State, swapped
 
 
 class TradeError(RuleError):
@@ -102,14 +102,17 @@ def _trade(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     taken = state.rows[row - 1]
     if len(cards) != len(taken):
         raise TradeError(f"row {row} holds {len(taken)} card(s): lay down exactly {len(taken)}, not {len(cards)}")
-    laid, hand = Counter(cards), Counter(state.hands[seat])
-    missing = laid - hand
-    if missing:
-        raise TradeError(f"you do not hold {', '.join(sorted(missing.elements()))}")
-    if laid == Counter(taken):
+    hand = state.hands[seat]
+    laid = Counter(cards)
+    held = Counter(hand)
+    if any(held[card] < count for card, count in laid.items()):
+        raise TradeError(f"you do not hold {', '.join(sorted((laid - held).elements()))}")
+    ordered = sorted(cards)
+    if ordered == sorted(taken):  # the same cards as the row
         raise TradeError(f"the cards laid down must differ from row {row} ({', '.join(taken)}) in at least one card")
-    events = [Event("RowTraded", {"seat": seat, "row": row, "laid": sorted(cards), "taken": list(taken)}, seat)]
-    combos = sudden_death((hand - laid + Counter(taken)).elements(), state.advanced)
+    events = [Event("RowTraded", {"seat": seat, "row": row, "laid": ordered, "taken": list(taken)}, seat)]
+    # The hand after the trade, as evolve makes it.
+    combos = sudden_death(swapped(hand, ordered, list(taken)), state.advanced)
     if combos:
         events.append(Event("SuddenDeathDeclared", {"seat": seat, "species": combos}, seat))
     return events
