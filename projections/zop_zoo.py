@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.events import Event
 from domain.games.zop_zoo import board
+from domain.games.zop_zoo.cards import CardSet
 from domain.games.zop_zoo.hidden import HIDDEN
 from domain.games.zop_zoo.state import Stack, State
 from projections.concealment import conceal, dropped
@@ -45,18 +46,18 @@ def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
 
 
 def _player(state: State, seat: int) -> dict[str, Any]:
+    cards = state.cards
     as_winner, as_other = board.round_points(state, seat)
     return {
         "seat": seat,
-        "row": [_stack(state, stack) for stack in state.rows[seat]],
-        "bonuses": [state.cards.describe(card) for card in state.bonuses[seat]],
+        "row": [_stack(cards, stack) for stack in state.rows[seat]],
+        "bonuses": [cards.describe(card) for card in state.bonuses[seat]],
         "round_points": {"as_winner": as_winner, "as_other": as_other},
         "total": state.totals[seat],
     }
 
 
-def _stack(state: State, stack: Stack) -> dict[str, Any]:
-    cards = state.cards
+def _stack(cards: CardSet, stack: Stack) -> dict[str, Any]:
     return {
         "card": stack.base,
         "base": cards.describe(stack.base),
