@@ -78,6 +78,5 @@ def _pending(state: State) -> dict[str, Any] | None:
         "source": now.source,
     }
     if now.decision == board.MOLE:
-        pile = state.discard if now.source == "deck" else state.discard[:-1]
-        out["dig_finds"] = board.dig_finds(state, state.turn, pile)
+        out["dig_finds"] = [dict(item) for item in board.mole_finds(state)]
     return out

@@ -131,6 +131,21 @@ def dig_finds(state: State, seat: int, pile: Iterable[str]) -> list[dict[str, An
         left = [card for card in left if card not in picked]
 
 
+def mole_finds(state: State) -> list[dict[str, Any]]:
+    """Return what the MOLE on offer digs for the player to act (`dig_finds`): derived once per state.
+
+    The view shows it and the dig takes it; a drawn MOLE digs the whole pile, one
+    on the discard pile the cards beneath it. Copy the list before changing it.
+    """
+    return remembered(state, "mole_finds", _mole_finds)
+
+
+def _mole_finds(state: State) -> list[dict[str, Any]]:
+    now = pending(state)
+    pile = state.discard if now is not None and now.source == "deck" else state.discard[:-1]
+    return dig_finds(state, state.turn, pile)
+
+
 def _position(state: State, card: str) -> int:
     return state.discard.index(card)
 
