@@ -3,8 +3,13 @@
 Seats alternate heuristic, random, heuristic, ...; the heuristic reads its
 seat's view (built each time it has a real choice), the random bot nothing.
 Chance is a `DrawnChance` over `random.Random`, as in a search. The machine
-may be shared, so each figure is the best of N runs of a few seconds.
+may be shared, so each figure is the best of N runs of a few seconds, printed
+beside the old path's figure and issue 17's target.
 Run: .venv/bin/python -m bench.bench_fast_path [seconds per run] [runs] [game ...]
+
+On a busy machine count instructions instead, which do not depend on the load:
+`valgrind --tool=callgrind .venv/bin/python -m bench.bench_fast_path play GAME SEATS N`
+plays the games of seeds 0 to N-1 and nothing else (subtract a run with N = 0).
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ BEFORE = {
     ("bloede-kuh", 3): 316, ("bloede-kuh", 6): 173,
     ("zop-zoo", 2): 98, ("zop-zoo", 4): 62,
 }  # fmt: skip
+# Issue 17's targets: Life is Life with 4 players at least 100 games/s, every other table 3x its old figure.
+TARGET = {("life-is-life", 4): 100, **{key: 3 * old for key, old in BEFORE.items() if key[0] != "life-is-life"}}
 
 
 def policies(game: str, seats: int, rng: random.Random) -> dict[int, simulate.Policy]:
@@ -76,17 +83,27 @@ def rate(game: str, seats: int, seconds: float, first_seed: int) -> float:
 
 
 def main() -> None:
-    """Print the best-of-N rate per game and seat count, with the old figure beside it."""
+    """Print the best-of-N rate per game and seat count, with the old figure and the target beside it."""
+    if sys.argv[1:2] == ["play"]:
+        game, seats, count = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+        for seed in range(count):
+            play(game, seats, seed)
+        return
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     games = sys.argv[3:] or list(SEATS)
-    print(f"{'game':18} {'seats':>5} {'games/s':>9} {'before':>7} {'x':>6}   (best of {runs} x {seconds:.0f} s)")
+    print(
+        f"{'game':18} {'seats':>5} {'games/s':>9} {'before':>7} {'x':>6} {'target':>7}   (best of {runs} x {seconds:g} s)"
+    )
     for game in games:
         for seats in SEATS[game]:
             best = max(rate(game, seats, seconds, 1000 * run) for run in range(runs))
-            before = BEFORE.get((game, seats))
+            before, target = BEFORE.get((game, seats)), TARGET.get((game, seats))
             ratio = f"{best / before:5.1f}x" if before else "     -"
-            print(f"{game:18} {seats:5d} {best:9.1f} {before or '-':>7} {ratio}", flush=True)
+            verdict = "" if target is None else "  met" if best >= target else f"  short by {target / best:.2f}x"
+            print(
+                f"{game:18} {seats:5d} {best:9.1f} {before or '-':>7} {ratio} {target or '-':>7}{verdict}", flush=True
+            )
 
 
 if __name__ == "__main__":

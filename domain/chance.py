@@ -88,3 +88,16 @@ class DrawnChance(Chance):
         if n <= 0:
             raise ValueError("below() needs a positive bound")
         return self._below(n)
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """Return a shuffled copy of `items`: `Chance.shuffle`, drawing straight from the source.
+
+        The same draws in the same order (every bound is at least 2); a search
+        shuffles a whole deck per deal, so the checks of `below` are skipped.
+        """
+        out = list(items)
+        below = self._below
+        for i in range(len(out) - 1, 0, -1):
+            j = below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out

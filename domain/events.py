@@ -26,13 +26,21 @@ GENESIS_HASH = "0" * 64
 SYSTEM = "system"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event:
     """A decided fact, not yet stored."""
 
     type: str
     data: Mapping[str, Any] = field(default_factory=dict)
     actor: int | str = SYSTEM
+
+    def __init__(self, type: str, data: Mapping[str, Any] | None = None, actor: int | str = SYSTEM) -> None:
+        # A frozen dataclass's own __init__ sets each field through object.__setattr__;
+        # every decision builds events (a simulation thousands), so fill the dict at once.
+        fields = self.__dict__
+        fields["type"] = type
+        fields["data"] = {} if data is None else data
+        fields["actor"] = actor
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,7 +5,8 @@ this path skips everything that makes a game auditable: no `RecordedEvent`,
 no hash chain, no JSON, no views, no `Game` aggregate. It calls the same
 `decide`, `advance` and `evolve` as the service (there is no second copy of
 any rule); the state is a frozen value, so "copying" it is free and a search
-may branch from any state it holds.
+may branch from any state it holds. A decision made with a `Batch` has folded
+its events already (`Folded`): its state is taken rather than folded again.
 
 Chance is handed in (a `DrawnChance` over a cheap generator, usually); a
 simultaneous choice is made one seat at a time, lowest seat first, as the
@@ -17,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from domain.batch import Folded
 from domain.chance import Chance
+from domain.events import Event
 from domain.rules import Result, Rules
 
 # A policy picks one of the legal actions for a seat from the whole state; a
@@ -35,18 +38,23 @@ def start(rules: Rules, seats: int, options: Mapping[str, Any], chance: Chance) 
 
 def apply(rules: Rules, state: Any, seat: int, action: Mapping[str, Any], chance: Chance) -> Any:
     """Return the state after `seat` plays `action` (RuleError if it may not)."""
-    evolve = rules.evolve
-    for event in rules.decide(state, seat, action, chance):
-        state = evolve(state, event)
-    return state
+    return _fold(rules, state, rules.decide(state, seat, action, chance))
 
 
 def settle(rules: Rules, state: Any, chance: Chance) -> Any:
     """Take every system step that is due (deals, scoring) and return the state a seat acts in, or the end."""
-    evolve = rules.evolve
     while rules.system_due(state) and rules.result(state) is None:
-        for event in rules.advance(state, chance):
-            state = evolve(state, event)
+        state = _fold(rules, state, rules.advance(state, chance))
+    return state
+
+
+def _fold(rules: Rules, state: Any, events: list[Event]) -> Any:
+    """Return the state after `events`: the one their batch folded already, else the fold."""
+    if type(events) is Folded and (after := events.after()) is not None:
+        return after
+    evolve = rules.evolve
+    for event in events:
+        state = evolve(state, event)
     return state
 
 
@@ -55,17 +63,19 @@ def play_out(
 ) -> tuple[Any, int]:
     """Play from `state` to the end (or `max_moves` seat moves); return the last state and the moves played."""
     pick = policies if callable(policies) else None
+    # The rules' functions looked up once: this loop runs once a move of every simulated game.
+    system_due, to_act, legal_actions, decide = rules.system_due, rules.to_act, rules.legal_actions, rules.decide
     moves = 0
     while moves < max_moves:
-        state = settle(rules, state, chance)
-        to_act = rules.to_act(state)
-        if not to_act:
+        if system_due(state):
+            state = settle(rules, state, chance)
+        seats = to_act(state)
+        if not seats:
             break
-        seat = min(to_act)
-        legal = rules.legal_actions(state, seat)
-        policy = pick or policies[seat]  # type: ignore[index]
-        action = legal[0] if len(legal) == 1 else policy(state, seat, legal)
-        state = apply(rules, state, seat, action, chance)
+        seat = min(seats)
+        legal = legal_actions(state, seat)
+        action = legal[0] if len(legal) == 1 else (pick or policies[seat])(state, seat, legal)  # type: ignore[index]
+        state = _fold(rules, state, decide(state, seat, action, chance))
         moves += 1
     return state, moves
 

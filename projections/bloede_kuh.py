@@ -34,6 +34,10 @@ def _pending(state: State, seat: int | None) -> dict[str, Any] | None:
 
 
 def _public(state: State, seat: int | None) -> dict[str, Any]:
+    # One pass over the NWI cards (a bot reads a view every move).
+    nwi: list[list[dict[str, Any]]] = [[] for _ in range(state.seats)]
+    for card in state.nwi:
+        nwi[card.holder].append(card.to_dict())
     return {
         "round": state.round,
         "dealer": state.dealer,
@@ -43,8 +47,8 @@ def _public(state: State, seat: int | None) -> dict[str, Any]:
         "draw_size": len(state.draw),
         "discard_top": state.discard[-1] if state.discard else None,
         "discard_size": len(state.discard),
-        "nwi": [[card.to_dict() for card in state.nwi if card.holder == other] for other in range(state.seats)],
-        "nwi_holders": {species: state.holder_of(species) for species in SPECIES},
+        "nwi": nwi,
+        "nwi_holders": state.holders(),
         "minus": list(state.minus),
         "totals": state.totals(),
         "pending": _pending(state, seat),

@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.events import Event
 from domain.games.zop_zoo import board
+from domain.games.zop_zoo.cards import CardSet
 from domain.games.zop_zoo.hidden import HIDDEN
 from domain.games.zop_zoo.state import Stack, State
 from projections.concealment import conceal, dropped
@@ -23,7 +24,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "players": [_player(state, other) for other in range(state.seats)],
         "black_deck_size": len(state.deck),
-        "discard_pile": [cards[card].to_dict() for card in state.discard],
+        "discard_pile": [cards.describe(card) for card in state.discard],
         "spent": sorted(state.spent),
         "set_aside": list(state.set_aside),
         "pending": _pending(state),
@@ -45,22 +46,22 @@ def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
 
 
 def _player(state: State, seat: int) -> dict[str, Any]:
+    cards = state.cards
     as_winner, as_other = board.round_points(state, seat)
     return {
         "seat": seat,
-        "row": [_stack(state, stack) for stack in state.rows[seat]],
-        "bonuses": [state.cards[card].to_dict() for card in state.bonuses[seat]],
+        "row": [_stack(cards, stack) for stack in state.rows[seat]],
+        "bonuses": [cards.describe(card) for card in state.bonuses[seat]],
         "round_points": {"as_winner": as_winner, "as_other": as_other},
         "total": state.totals[seat],
     }
 
 
-def _stack(state: State, stack: Stack) -> dict[str, Any]:
-    cards = state.cards
+def _stack(cards: CardSet, stack: Stack) -> dict[str, Any]:
     return {
         "card": stack.base,
-        "base": cards[stack.base].to_dict(),
-        "cover": cards[stack.cover].to_dict() if stack.cover else None,
+        "base": cards.describe(stack.base),
+        "cover": cards.describe(stack.cover) if stack.cover else None,
         "worth": board.worth(cards, stack),
         "category": board.category(cards, stack),
     }
@@ -73,10 +74,9 @@ def _pending(state: State) -> dict[str, Any] | None:
     out: dict[str, Any] = {
         "seat": state.turn,
         "decision": now.decision,
-        "card": state.cards[now.card].to_dict() if now.card else None,
+        "card": state.cards.describe(now.card) if now.card else None,
         "source": now.source,
     }
     if now.decision == board.MOLE:
-        pile = state.discard if now.source == "deck" else state.discard[:-1]
-        out["dig_finds"] = board.dig_finds(state, state.turn, pile)
+        out["dig_finds"] = [dict(item) for item in board.mole_finds(state)]
     return out

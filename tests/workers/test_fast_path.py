@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from domain import simulate
+from domain.batch import Folded
 from domain.chance import DrawnChance
 from domain.games import rules_for
 from workers.bots import random_bot
@@ -59,3 +60,25 @@ def test_the_same_generator_seed_plays_the_same_game(game: str, seats: int, opti
 def test_drawn_chance_refuses_an_empty_range() -> None:
     with pytest.raises(ValueError):
         DrawnChance(random.Random(1).randrange).below(0)
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), GAMES)
+def test_the_state_a_decision_hands_back_is_the_fold_of_its_events(game: str, seats: int, options: dict) -> None:
+    rules, rng = rules_for(game), random.Random(11)
+    chance = DrawnChance(rng.randrange)
+    state, checked = simulate.start(rules, seats, options, chance), 0
+    while simulate.outcome(rules, state) is None:
+        if rules.system_due(state):
+            events = rules.advance(state, chance)
+        else:
+            seat = min(rules.to_act(state))
+            events = rules.decide(state, seat, _policy(rng)(state, seat, rules.legal_actions(state, seat)), chance)
+        folded = state
+        for event in events:
+            folded = rules.evolve(folded, event)
+        after = events.after() if isinstance(events, Folded) else None
+        if after is not None:
+            assert after == folded
+            checked += 1
+        state = folded
+    assert checked > 0 or game == "life-is-life"  # Life is Life decides without a batch

@@ -8,12 +8,11 @@ pair is worth nothing and crates count as points.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from domain.games.animals_on_board.tiles import HERD_POINTS, HIDDEN, MAX_CRATES, value_of
+from domain.games.animals_on_board.tiles import HERD_POINTS, HIDDEN, MAX_CRATES, TILE_KEY, value_of
 
 PAIR_HOPE = 3.0  # a pair mid-game: worth a little, it may become a herd
 HIDDEN_GUESS = 2.0  # the face-down tile: some unknown animal
@@ -34,10 +33,11 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     ark = list(me["ark"])
     crates = me["crates"]
     centre = state["centre"]
+    gain = _Gains(ark, last_round)
     takes = [a for a in legal if a["type"] == "take"]
-    best_take = max(takes, key=lambda a: _gain(ark, centre[a["group"]], last_round), default=None)
-    take_gain = _gain(ark, centre[best_take["group"]], last_round) if best_take else float("-inf")
-    split, split_gain = _best_split(ark, crates, centre, last_round, legal)
+    best_take = max(takes, key=lambda a: gain(centre[a["group"]]), default=None)
+    take_gain = gain(centre[best_take["group"]]) if best_take else float("-inf")
+    split, split_gain = _best_split(gain, crates, centre, legal)
     if split is None:
         return best_take  # type: ignore[return-value]
     crate_bonus = CRATE if crates < MAX_CRATES else 0.0
@@ -48,21 +48,22 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     return split
 
 
-def _worth(tiles: list[str], last_round: bool) -> float:
-    """Estimate an ark's points: singles at face value, herds 5 each, pairs by hope."""
-    # The order of the tiles does not matter, and a turn weighs the same arks many times.
-    return _worth_of(tuple(sorted(tiles)), last_round)
-
-
 @lru_cache(maxsize=1 << 14)
 def _worth_of(tiles: tuple[str, ...], last_round: bool) -> float:
-    counts = Counter(t.rsplit("-", 1)[0] for t in tiles if t != HIDDEN)
-    best: dict[str, int] = {}
+    """Estimate an ark's points (its tiles sorted): singles at face value, herds 5 each, pairs by hope."""
+    # Every term is a whole number, so the sum is exact in any order.
+    counts: dict[int, int] = {}
+    best: dict[int, int] = {}
+    hidden = 0
     for t in tiles:
-        if t != HIDDEN:
-            s = t.rsplit("-", 1)[0]
-            best[s] = max(best.get(s, 0), value_of(t))
-    total = HIDDEN_GUESS * tiles.count(HIDDEN)
+        if t == HIDDEN:
+            hidden += 1
+            continue
+        species, value = TILE_KEY[t]
+        counts[species] = counts.get(species, 0) + 1
+        if value > best.get(species, 0):
+            best[species] = value
+    total = HIDDEN_GUESS * hidden
     for species, n in counts.items():
         if n == 1:
             total += best[species]
@@ -75,13 +76,22 @@ def _worth_of(tiles: tuple[str, ...], last_round: bool) -> float:
     return total
 
 
-def _gain(ark: list[str], group: list[str], last_round: bool) -> float:
-    """What taking a group adds, net of the crates it costs."""
-    return _worth(ark + group, last_round) - _worth(ark, last_round) - CRATE * len(group)
+class _Gains:
+    """What taking a group adds to one ark, net of the crates it costs (the ark's own worth weighed once)."""
+
+    def __init__(self, ark: list[str], last_round: bool) -> None:
+        self.ark = ark
+        self.last_round = last_round
+        self.now = _worth_of(tuple(sorted(ark)), last_round)
+
+    def __call__(self, group: list[str]) -> float:
+        # The order of the tiles does not matter, and a turn weighs the same arks many times.
+        worth = _worth_of(tuple(sorted(self.ark + group)), self.last_round)
+        return worth - self.now - CRATE * len(group)
 
 
 def _best_split(
-    ark: list[str], crates: int, centre: list[list[str]], last_round: bool, legal: list[dict[str, Any]]
+    gain: _Gains, crates: int, centre: list[list[str]], legal: list[dict[str, Any]]
 ) -> tuple[dict[str, Any] | None, float]:
     """Carve out of some group the tiles we want most, sized to what we can pay next turn."""
     splittable = sorted({a["group"] for a in legal if a["type"] == "split"})
@@ -89,19 +99,21 @@ def _best_split(
     best: tuple[dict[str, Any] | None, float] = (None, float("-inf"))
     for g in splittable:
         group = centre[g]
-        for first in _candidates(ark, group, budget, last_round):
+        for first in _candidates(gain, group, budget):
             rest = [t for t in group if t not in first]
-            value = max((_gain(ark, part, last_round) for part in (first, rest) if len(part) <= budget), default=-1.0)
+            value = max((gain(part) for part in (first, rest) if len(part) <= budget), default=-1.0)
             if value > best[1]:
                 best = ({"type": "split", "group": g, "first": first}, value)
     return best
 
 
-def _candidates(ark: list[str], group: list[str], budget: int, last_round: bool) -> list[list[str]]:
+def _candidates(gain: _Gains, group: list[str], budget: int) -> list[list[str]]:
     """Proper subsets worth trying: the best k tiles for us, and each species whole."""
-    ranked = sorted(group, key=lambda t: _gain(ark, [t], last_round), reverse=True)
+    ranked = sorted(group, key=lambda t: gain([t]), reverse=True)
     out = [ranked[:k] for k in range(1, min(budget, len(group) - 1) + 1)]
-    for species in {t.rsplit("-", 1)[0] for t in group if t != HIDDEN}:
+    # In the group's order, not a set's: a set of strings iterates in an order that changes
+    # from process to process, and ties between candidates went to whichever came first.
+    for species in dict.fromkeys(t.rsplit("-", 1)[0] for t in group if t != HIDDEN):
         same = [t for t in group if t.startswith(species + "-")]
         if len(same) < len(group):
             out.append(same)

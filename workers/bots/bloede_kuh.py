@@ -22,7 +22,9 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
         return _worst_card(legal, state["hand"])
     if kind == "take":
         return _take(legal, state)
-    scored = [(_score(action, view["you"], state), rng.random(), index) for index, action in enumerate(legal)]
+    seat, hand = view["you"], state["hand"]
+    left, seats = sum(hand.values()), len(state["hand_counts"])
+    scored = [(_score(action, seat, state, left, seats), rng.random(), index) for index, action in enumerate(legal)]
     return legal[max(scored)[2]]
 
 
@@ -43,10 +45,9 @@ def _take(legal: list[dict[str, Any]], state: Mapping[str, Any]) -> dict[str, An
     return next((action for action in legal if action["from"] == "draw"), legal[0])
 
 
-def _score(action: Mapping[str, Any], seat: int, state: Mapping[str, Any]) -> float:
+def _score(action: Mapping[str, Any], seat: int, state: Mapping[str, Any], left: int, seats: int) -> float:
+    """Score one action; `left` is the cards in the seat's hand, `seats` the table's size (the same for every action)."""
     hand = state["hand"]
-    left = sum(hand.values())
-    seats = len(state["hand_counts"])
     if action["type"] == "discard_pair":
         card = action["cards"][0]
         if left == 2:

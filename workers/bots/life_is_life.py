@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from domain.games.life_is_life.cards import ADVANCED_SUDDEN_DEATH, HAND_SIZE, SUDDEN_DEATH, VALUES
@@ -50,35 +50,40 @@ def rank(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Rando
     state, me = view["state"], view["you"]
     model = _Model(state, me)
     hand = dict.fromkeys(VALUES, 0) | Counter(state["hand"])
-    knock = next((action for action in legal if action["type"] == "knock"), None)
+    # The knock, when allowed, is listed last: look from the end.
+    knock = next((action for action in reversed(legal) if action["type"] == "knock"), None)
     base = {name: model.worth(name, hand[name], model.tableau[name]) for name in VALUES}
     now = sum(base.values())
-    rows = [Counter(row) for row in state["rows"]]
+    rows = [dict(Counter(row)) for row in state["rows"]]
     combos = ADVANCED_SUDDEN_DEATH if state["advanced"] else SUDDEN_DEATH
     # A trade moves at most 4 cards of a species: only combinations that close can declare.
     watch = [(name, VALUES[name] - hand[name]) for name in combos if VALUES[name] - hand[name] <= 4]
-    # Hundreds of trades share few species counts: remember each estimate once.
-    worth: dict[tuple[str, int, int], float] = {}
+    # Hundreds of trades share few species counts: remember each estimate's change once.
+    change: dict[tuple[str, int], float] = {}
+    draw = rng.random
+    tableau = model.tableau
     trades = []
     for action in legal:
         if action["type"] != "trade":
             continue
         # What the trade changes per species: cards taken minus cards laid.
-        delta = dict(rows[action["row"] - 1])
+        delta = rows[action["row"] - 1].copy()
         for card in action["cards"]:
             delta[card] = delta.get(card, 0) - 1
         # The whole hand after the trade declares, as the rules check it (cards.sudden_death).
-        if watch and any(delta.get(name, 0) == need for name, need in watch):
-            return Ranked(action, [], knock, now, model, hand)
-        value = now + rng.random() * 1e-3
-        for name, moved in delta.items():
-            if not moved:
+        for name, need in watch:
+            if delta.get(name, 0) == need:
+                return Ranked(action, [], knock, now, model, hand)
+        value = now + draw() * 1e-3
+        # Added up in the order of `delta`, so that every value is the same float as ever.
+        for key in delta.items():
+            if not key[1]:
                 continue  # a species laid and taken alike keeps its estimate
-            key = (name, hand[name] + moved, model.tableau[name] - moved)
-            estimate = worth.get(key)
-            if estimate is None:
-                estimate = worth[key] = model.worth(*key)
-            value += estimate - base[name]
+            step = change.get(key)
+            if step is None:
+                name, by = key
+                step = change[key] = model.worth(name, hand[name] + by, tableau[name] - by) - base[name]
+            value += step
         trades.append((value, action))
     trades.sort(key=lambda item: item[0], reverse=True)
     return Ranked(None, trades, knock, now, model, hand)
@@ -106,17 +111,19 @@ class _Model:
         self.advanced = state["advanced"]
         self.rivals = [seat for seat, out in enumerate(state["out"]) if not out and seat != me]
         self.least = 2 if len(self.rivals) == 1 else 1
-        self.tableau = Counter(card for row in state["rows"] for card in row)
-        self.known = {seat: Counter(state["known"][seat]) for seat in self.rivals}
+        # Counts of every species, zeros included: plain dicts, as a Counter's missing key costs a call.
+        self.tableau = _counts(card for row in state["rows"] for card in row)
+        self.known = {seat: _counts(state["known"][seat]) for seat in self.rivals}
         hidden = {seat: HAND_SIZE - len(state["known"][seat]) for seat in self.rivals}
-        pool = sum(hidden.values()) + state["set_aside_count"]
-        seen = Counter(state["hand"]) + self.tableau + sum(self.known.values(), Counter())
+        pool = max(sum(hidden.values()) + state["set_aside_count"], 1)
+        seen = _counts(state["hand"])
+        for counts in (self.tableau, *self.known.values()):
+            for name, count in counts.items():
+                seen[name] += count
+        unseen = {name: max(0, value - seen[name]) for name, value in VALUES.items()}
         self.expected = {
-            seat: {
-                name: self.known[seat][name] + max(0, VALUES[name] - seen[name]) * hidden[seat] / max(pool, 1)
-                for name in VALUES
-            }
-            for seat in self.rivals
+            seat: {name: known[name] + unseen[name] * hidden[seat] / pool for name in VALUES}
+            for seat, known in self.known.items()
         }
         self.threat = {name: max((e[name] for e in self.expected.values()), default=0.0) for name in VALUES}
         combos = ADVANCED_SUDDEN_DEATH if self.advanced else SUDDEN_DEATH
@@ -142,6 +149,14 @@ class _Model:
                 for name, worth in VALUES.items()
             )
         return out
+
+
+def _counts(cards: Iterable[str]) -> dict[str, int]:
+    """Count cards per species, every species listed."""
+    counts = dict.fromkeys(VALUES, 0)
+    for card in cards:
+        counts[card] += 1
+    return counts
 
 
 def _chance(count: float, threat: float, least: int) -> float:

@@ -63,12 +63,11 @@ def believe(view: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> tuple[
 
 def changed_sizes(state: State, v: Mapping[str, Any]) -> State:
     """Remember the hand sizes and the set-aside count in the empty hands, to fill them later."""
-    return State(
-        **{
-            **state.__dict__,
-            "hands": tuple(("",) * n for n in v["hand_counts"]),
-            "set_aside": ("",) * v["set_aside_count"],
-        }
+    # `changed`, not State(**state.__dict__): the dict may hold facts remembered of the old state.
+    return changed(
+        state,
+        hands=tuple(("",) * n for n in v["hand_counts"]),
+        set_aside=("",) * v["set_aside_count"],
     )
 
 

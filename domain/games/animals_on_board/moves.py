@@ -5,16 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.batch import Folded
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import SYSTEM, Event
-from domain.games.animals_on_board.state import KEEP, OVER, PLAY, State, evolve, public_group
+from domain.games.animals_on_board.state import KEEP, OVER, PLAY, State, evolve, flow, public_group
 from domain.games.animals_on_board.tiles import FULL_ARK, HIDDEN, MAX_CRATES
 
 # A group of n tiles has 2**(n-1) - 1 distinct splits: up to 7 tiles (63) they
 # are listed one by one; a bigger group gets one template item.
 SPLIT_LIST_LIMIT = 64
 CHOOSE = "first: any non-empty proper subset of tiles, or null for a split drawn at random"
+# The positions each mask from 1 to 2**n - 1 picks (bit i: position i), for every group listed one by one.
+_SUBSETS = [
+    [tuple(i for i in range(n) if mask >> i & 1) for mask in range(1, 2**n)]
+    for n in range(SPLIT_LIST_LIMIT.bit_length())
+]
 
 
 def can_split(state: State) -> bool:
@@ -57,8 +63,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
             actions.append({"type": "split", "group": g, "first": None, "tiles": names, "choose": CHOOSE})
             continue
         head = names[:-1]  # the last tile always stays in the second group: no mirror images
-        for mask in range(1, 2 ** len(head)):
-            actions.append({"type": "split", "group": g, "first": [n for i, n in enumerate(head) if mask >> i & 1]})
+        for chosen in _SUBSETS[len(head)]:
+            actions.append({"type": "split", "group": g, "first": [head[i] for i in chosen]})
     crates = state.players[seat].crates
     actions += [{"type": "take", "group": g} for g, group in enumerate(state.centre) if len(group) <= crates]
     return actions or [{"type": "forfeit"}]
@@ -66,7 +72,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
     """Validate a seat's action and return its events, or raise RuleError."""
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):  # an ABC check costs; most are dicts
         raise RuleError('an action is a JSON object with a "type"')
     kind = action.get("type")
     if state.phase == OVER:
@@ -181,17 +187,20 @@ def _turn(state: State, seat: int, kind: str, data: dict[str, Any]) -> list[Even
     """Finish a turn's event with who plays next, and end the round when it is over."""
     after = evolve(state, Event(kind, {**data, "next": None, "final_turn": False}, seat))
     next_seat, final, reason = _after_turn(after, seat, state.final_turn)
-    events = [Event(kind, {**data, "next": next_seat, "final_turn": final}, seat)]
+    turn = Event(kind, {**data, "next": next_seat, "final_turn": final}, seat)
+    # The turn's event differs from the trial one only in who plays next: pass the turn on
+    # in the state already made, so the fast path need not fold the turn a second time.
+    events, state_after = [turn], flow(after, turn.data)
     if reason is not None:
         counts = [len(p.tiles) for p in after.players]
-        events.append(
-            Event(
-                "RoundEnded",
-                {"round": state.round, "reason": reason, "tile_counts": counts, "game_over": max(counts) >= FULL_ARK},
-                SYSTEM,
-            )
+        ended = Event(
+            "RoundEnded",
+            {"round": state.round, "reason": reason, "tile_counts": counts, "game_over": max(counts) >= FULL_ARK},
+            SYSTEM,
         )
-    return events
+        events.append(ended)
+        state_after = evolve(state_after, ended)
+    return Folded(state_after, events)
 
 
 def _after_turn(state: State, seat: int, was_final: bool) -> tuple[int | None, bool, str | None]:

@@ -124,7 +124,8 @@ def _round_started(state: State, event: Event) -> State:
     )
 
 
-def _flow(state: State, data: Mapping[str, Any]) -> State:
+def flow(state: State, data: Mapping[str, Any]) -> State:
+    """Pass the turn on as a turn's event says (`next`, `final_turn`): the last step of its evolve."""
     return changed(state, current=data["next"], final_turn=data["final_turn"])
 
 
@@ -135,7 +136,7 @@ def _split(state: State, event: Event) -> State:
     first, second = real_tiles(state, data["first"]), real_tiles(state, data["second"])
     centre = state.centre[:g] + (first, second) + state.centre[g + 1 :]
     players = _with(state.players, actor, crates=data["crates"])
-    return _flow(changed(state, centre=centre, players=players), data)
+    return flow(changed(state, centre=centre, players=players), data)
 
 
 def _taken(state: State, event: Event) -> State:
@@ -156,11 +157,11 @@ def _taken(state: State, event: Event) -> State:
         starter=actor if state.first_out is None else state.starter,
         announced=state.announced | ({actor} if data["announced"] else set()),
     )
-    return _flow(state, data)
+    return flow(state, data)
 
 
 def _forfeited(state: State, event: Event) -> State:
-    return _flow(state, event.data)
+    return flow(state, event.data)
 
 
 def _round_ended(state: State, event: Event) -> State:

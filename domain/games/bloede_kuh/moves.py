@@ -57,7 +57,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     """Validate a seat's action and return its events, or raise RuleError saying why."""
     if state.phase != PLAY:
         raise RuleError("the round is over: nobody acts until the next deal")
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):  # an ABC check costs; most are dicts
         raise RuleError("an action is a JSON object with a 'type'")
     if seat not in to_act(state):
         raise _not_asked(state, seat)
@@ -204,7 +204,7 @@ def _end_turn(batch: Batch[State]) -> None:
             "ender": player,
             "cards_left": cards_left,
             "minus": minus_points(cards_left),
-            "nwi_removed": [species for species in SPECIES if state.holder_of(species) is None],
+            "nwi_removed": [species for species, holder in state.holders().items() if holder is None],
         },
     )
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.events import Event, register_upcaster
-from domain.games.bloede_kuh.cards import NWI_VALUES, ROUNDS, Hand, change, hand_of
+from domain.games.bloede_kuh.cards import NWI_VALUES, ROUNDS, SPECIES, Hand, change, hand_of
 from domain.values import changed
 
 # Versions of the rules (RULES.md §3). "1": an empty draw pile was refilled
@@ -83,10 +83,15 @@ class State:
 
     def holder_of(self, species: str) -> int | None:
         """Return who holds this round's NWI card of a species, if anyone."""
+        return self.holders()[species]
+
+    def holders(self) -> dict[str, int | None]:
+        """Return, per species, who holds this round's NWI card (None: nobody)."""
+        out: dict[str, int | None] = dict.fromkeys(SPECIES)
         for card in self.nwi:
-            if card.species == species and card.round == self.round:
-                return card.holder
-        return None
+            if card.round == self.round and out[card.species] is None:
+                out[card.species] = card.holder
+        return out
 
     def totals(self) -> list[int]:
         """Return each seat's points so far: NWI cards plus minus points."""

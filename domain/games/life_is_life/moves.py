@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from itertools import combinations
+from functools import lru_cache
 from typing import Any
 
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
 from domain.games.life_is_life.cards import ROW_SIZES, VALUES, sudden_death
-from domain.games.life_is_life.state import State
+from domain.games.life_is_life.state import State, swapped
 
 
 class TradeError(RuleError):
@@ -33,15 +33,40 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """List every distinct trade, and the knock when it is allowed."""
     if seat not in to_act(state):
         return []
-    hand = state.hands[seat]
+    sets = _distinct_sets(tuple(Counter(state.hands[seat]).items()))  # a sorted hand: sorted species
     actions: list[dict[str, Any]] = []
     for row, cards in enumerate(state.rows, start=1):
-        for laid in sorted(set(combinations(hand, len(cards)))):
+        for laid in sets[len(cards)]:
             if laid != cards:
                 actions.append({"type": "trade", "row": row, "cards": list(laid)})
     if may_knock(state, seat):
         actions.append({"type": "knock"})
     return actions
+
+
+@lru_cache(maxsize=1 << 10)
+def _distinct_sets(counts: tuple[tuple[str, int], ...]) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Return, per size up to the longest row, every distinct set of cards of a hand (species and counts, sorted).
+
+    Each size's sets in sorted order: the same as `sorted(set(combinations(hand,
+    size)))`, without making the hundreds of combinations of which most are
+    alike. A set grows by a species no smaller than its last one, smallest
+    first, so each size comes out sorted.
+    """
+    species = [name for name, _ in counts]
+    held = [count for _, count in counts]
+    level: list[tuple[tuple[str, ...], int, int]] = [((), 0, 0)]  # a set, its last species' index, how many of it
+    out: list[tuple[tuple[str, ...], ...]] = [((),)]
+    for _ in range(max(ROW_SIZES)):
+        grown = []
+        for cards, last, run in level:
+            if cards and run < held[last]:
+                grown.append((cards + (species[last],), last, run + 1))
+            for index in range(last + 1 if cards else 0, len(species)):
+                grown.append((cards + (species[index],), index, 1))
+        level = grown
+        out.append(tuple(cards for cards, _, _ in level))
+    return tuple(out)
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
@@ -77,14 +102,17 @@ def _trade(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     taken = state.rows[row - 1]
     if len(cards) != len(taken):
         raise TradeError(f"row {row} holds {len(taken)} card(s): lay down exactly {len(taken)}, not {len(cards)}")
-    laid, hand = Counter(cards), Counter(state.hands[seat])
-    missing = laid - hand
-    if missing:
-        raise TradeError(f"you do not hold {', '.join(sorted(missing.elements()))}")
-    if laid == Counter(taken):
+    hand = state.hands[seat]
+    laid = Counter(cards)
+    held = Counter(hand)
+    if any(held[card] < count for card, count in laid.items()):
+        raise TradeError(f"you do not hold {', '.join(sorted((laid - held).elements()))}")
+    ordered = sorted(cards)
+    if ordered == sorted(taken):  # the same cards as the row
         raise TradeError(f"the cards laid down must differ from row {row} ({', '.join(taken)}) in at least one card")
-    events = [Event("RowTraded", {"seat": seat, "row": row, "laid": sorted(cards), "taken": list(taken)}, seat)]
-    combos = sudden_death((hand - laid + Counter(taken)).elements(), state.advanced)
+    events = [Event("RowTraded", {"seat": seat, "row": row, "laid": ordered, "taken": list(taken)}, seat)]
+    # The hand after the trade, as evolve makes it.
+    combos = sudden_death(swapped(hand, ordered, list(taken)), state.advanced)
     if combos:
         events.append(Event("SuddenDeathDeclared", {"seat": seat, "species": combos}, seat))
     return events

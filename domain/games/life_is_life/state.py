@@ -115,7 +115,7 @@ def _next_turn(state: State, seat: int, knocker: int | None) -> tuple[int | None
     return following, False
 
 
-def _swapped(cards: tuple[str, ...], laid: list[str], taken: list[str], strict: bool = True) -> tuple[str, ...]:
+def swapped(cards: tuple[str, ...], laid: list[str], taken: list[str], strict: bool = True) -> tuple[str, ...]:
     """Return `cards` without `laid` (those present, unless strict) and with `taken`, sorted."""
     out = list(cards)
     for card in laid:
@@ -130,9 +130,9 @@ def _traded(state: State, event: Event) -> State:
     data = event.data
     seat, index, laid, taken = data["seat"], data["row"] - 1, data["laid"], data["taken"]
     hands, rows, known = list(state.hands), list(state.rows), list(state.known)
-    hands[seat] = _swapped(hands[seat], laid, taken)
+    hands[seat] = swapped(hands[seat], laid, taken)
     rows[index] = tuple(sorted(laid))
-    known[seat] = _swapped(known[seat], laid, taken, strict=False)
+    known[seat] = swapped(known[seat], laid, taken, strict=False)
     turn, over = _next_turn(state, seat, state.knocker)
     return changed(
         state,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES, CardSet
 from domain.games.zop_zoo.state import PLAYING, Stack, State
+from domain.values import remembered
 
 BESIDE = "beside"  # where a side bonus card goes: beside the row, not onto a starting card
 
@@ -17,9 +17,10 @@ DRAW, TAKE, WILD, MOLE, SPECIALTY = "draw", "take_discard", "place_wild", "mole"
 SPECIALTY_ACTIONS = {"hyena": "give", "raccoon": "take_card", "earthworm": "swap"}
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(NamedTuple):
     """The decision the player to act faces; `card` is the card on offer, `source` where it lies."""
+
+    # A named tuple, not a dataclass: every move asks for it more than once, and it is built in a fraction of the time.
 
     decision: str
     card: str | None = None
@@ -28,10 +29,11 @@ class Pending:
 
 def worth(cards: CardSet, stack: Stack) -> int | None:
     """Return what a stack is worth, or None while it is not worth points."""
-    base = cards[stack.base]
+    # The lookups go to the card dict itself: CardSet.__getitem__ is a Python call, and this runs for every stack.
+    base = cards.cards[stack.base]
     if stack.cover is None:
         return base.value if base.kind == "minus" else None
-    cover = cards[stack.cover]
+    cover = cards.cards[stack.cover]
     if cover.kind == "wild":
         return cover.value
     return cover.value if base.kind == "minus" else base.value
@@ -39,11 +41,11 @@ def worth(cards: CardSet, stack: Stack) -> int | None:
 
 def category(cards: CardSet, stack: Stack) -> str | None:
     """Return a stack's category: a category card's own (even under a wild), a lower half's once connected."""
-    base = cards[stack.base]
+    base = cards.cards[stack.base]
     if base.kind == "category":
         return base.category
-    if base.kind == "lower" and stack.cover is not None and cards[stack.cover].kind == "upper":
-        return cards[stack.cover].category
+    if base.kind == "lower" and stack.cover is not None and (cover := cards.cards[stack.cover]).kind == "upper":
+        return cover.category
     return None
 
 
@@ -55,14 +57,15 @@ def categories(state: State, seat: int) -> set[str]:
 
 def place_for(state: State, seat: int, card: str) -> str | None:
     """Return where a black card goes in a seat's row (a starting card's id, or BESIDE), or None."""
-    kind = state.cards[card].kind
+    info = state.cards.cards[card]
+    kind = info.kind
     if kind in PAIRS:
         target = state.cards.matches[card]
         for stack in state.rows[seat]:
             if stack.base == target:
                 return target if stack.cover is None else None
         return None
-    if kind == "side_bonus" and state.cards[card].category in categories(state, seat):
+    if kind == "side_bonus" and info.category in categories(state, seat):
         return BESIDE
     return None
 
@@ -96,7 +99,11 @@ def worth_pieces(state: State, seat: int) -> list[str]:
 
 def has_won(state: State, seat: int) -> bool:
     """Tell whether every starting card in the seat's row is worth points."""
-    return all(worth(state.cards, stack) is not None for stack in state.rows[seat])
+    cards = state.cards
+    for stack in state.rows[seat]:
+        if worth(cards, stack) is None:
+            return False
+    return True
 
 
 def dig_finds(state: State, seat: int, pile: Iterable[str]) -> list[dict[str, Any]]:
@@ -124,6 +131,21 @@ def dig_finds(state: State, seat: int, pile: Iterable[str]) -> list[dict[str, An
         left = [card for card in left if card not in picked]
 
 
+def mole_finds(state: State) -> list[dict[str, Any]]:
+    """Return what the MOLE on offer digs for the player to act (`dig_finds`): derived once per state.
+
+    The view shows it and the dig takes it; a drawn MOLE digs the whole pile, one
+    on the discard pile the cards beneath it. Copy the list before changing it.
+    """
+    return remembered(state, "mole_finds", _mole_finds)
+
+
+def _mole_finds(state: State) -> list[dict[str, Any]]:
+    now = pending(state)
+    pile = state.discard if now is not None and now.source == "deck" else state.discard[:-1]
+    return dig_finds(state, state.turn, pile)
+
+
 def _position(state: State, card: str) -> int:
     return state.discard.index(card)
 
@@ -147,33 +169,41 @@ def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, A
 
 def pending(state: State) -> Pending | None:
     """Return the decision the player to act faces (None when no one acts)."""
+    # Listing the legal actions, deciding and the view all ask it of the same state.
+    return remembered(state, "pending", _pending)
+
+
+def _pending(state: State) -> Pending | None:
     if state.phase != PLAYING:
         return None
     if state.drawn is not None:
-        kind = state.cards[state.drawn].kind
+        kind = state.cards.cards[state.drawn].kind
         return Pending(SPECIALTY if kind in SPECIALTIES else WILD if kind == "wild" else MOLE, state.drawn, "deck")
     top = state.top
     if state.fresh and top is not None:
-        kind = state.cards[top].kind
+        kind = state.cards.cards[top].kind
         if place_for(state, state.turn, top) is not None:
             return Pending(TAKE, top, "discard")
         if kind == "mole":
             return Pending(MOLE, top, "discard")
         if kind in SPECIALTIES and top not in state.spent and specialty_moves(state, state.turn, top):
             return Pending(SPECIALTY, top, "discard")
-    return Pending(DRAW)
+    return _DRAW
 
 
 def round_points(state: State, seat: int) -> tuple[int, int]:
     """Return what the seat would score now: as the round's winner, and as another player."""
-    cards = state.cards
-    bonus = sum(cards[card].value for card in state.bonuses[seat])
+    cards, lookup = state.cards, state.cards.cards
+    bonus = sum(lookup[card].value for card in state.bonuses[seat])
     as_winner = bonus + sum(value for stack in state.rows[seat] if (value := worth(cards, stack)) is not None)
-    minus = [stack for stack in state.rows[seat] if cards[stack.base].kind == "minus"]
+    minus = [stack for stack in state.rows[seat] if lookup[stack.base].kind == "minus"]
     if state.rules_version == "1":
         # Rules 1 let a non-winner score a covered minus card at the value it shows.
         as_other = bonus + sum(worth(cards, stack) or 0 for stack in minus)
     else:
         # Covering a minus card only avoids the loss: it scores nothing for a non-winner.
-        as_other = bonus + sum(cards[stack.base].value for stack in minus if stack.cover is None)
+        as_other = bonus + sum(lookup[stack.base].value for stack in minus if stack.cover is None)
     return as_winner, as_other
+
+
+_DRAW = Pending(DRAW)

@@ -157,8 +157,7 @@ def _use_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chan
             "there is no MOLE on offer: use one just after drawing it, or when it tops the discard pile at your turn's start"
         )
     state, seat = batch.state, batch.state.turn
-    pile = state.discard if now.source == "deck" else state.discard[:-1]
-    finds = board.dig_finds(state, seat, pile)
+    finds = [dict(item) for item in board.mole_finds(state)]
     batch.emit("DiscardPileDug", {"seat": seat, "mole": now.card, "source": now.source, "taken": finds})
     if check_win(batch):
         return
