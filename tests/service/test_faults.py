@@ -28,6 +28,7 @@ from tests.support.processes import (
     Processes,
     Watch,
     children_of,
+    forget_rq,
     free_port,
     has_ended,
     http,
@@ -63,7 +64,7 @@ def real() -> Iterator[tuple[redis.Redis, str]]:
     keys = list(REAL_REDIS.scan_iter(match=f"*{prefix}*", count=1000))
     if keys:
         REAL_REDIS.delete(*keys)
-    REAL_REDIS.srem("rq:queues", f"rq:queue:{prefix}")
+    forget_rq(REAL_REDIS, prefix)
 
 
 def all_bot_game(services: Services, seed: str) -> str:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import orjson
 import redis
+from redis.cluster import RedisCluster
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -151,12 +152,13 @@ class OwnRedis:
         self.process.wait(10)
 
 
-def forget_rq(client: redis.Redis, prefix: str) -> None:
+def forget_rq(client: redis.Redis | RedisCluster, prefix: str) -> None:
     """Remove a run's queues and workers from RQ's registries (a killed worker never deregisters itself)."""
-    client.srem("rq:queues", f"rq:queue:{prefix}", f"rq:queue:{prefix}-human")
-    workers = [name for name in client.smembers("rq:workers") if prefix.encode() in name]
-    if workers:
-        client.srem("rq:workers", *workers)
+    for registry in ("rq:queues", "rq:workers"):
+        # Members are bytes or str by the client's decoding; a run's queue and worker names carry its prefix.
+        members = [m for m in client.smembers(registry) if prefix in (m.decode() if isinstance(m, bytes) else m)]
+        if members:
+            client.srem(registry, *members)
 
 
 def answers(client: redis.Redis) -> bool:

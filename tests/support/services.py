@@ -24,6 +24,7 @@ from service.bootstrap import Services, build
 from service.http import create_app
 from tests.support.cluster import OwnCluster, cluster_tools_missing
 from tests.support.openapi import SpecCheckingClient
+from tests.support.processes import forget_rq
 
 # Every test client of every app the service and worker tests build checks each response against openapi.yaml.
 Flask.test_client_class = SpecCheckingClient
@@ -118,8 +119,7 @@ def prefix(redis_client: redis.Redis | RedisCluster) -> Iterator[str]:
     keys = list(redis_client.scan_iter(match=f"*{name}*", count=1000))
     if keys:
         redis_client.delete(*keys)
-    redis_client.srem("rq:queues", f"rq:queue:{name}")
-    redis_client.srem("rq:workers", f"rq:worker:{name}-worker")
+    forget_rq(redis_client, name)
 
 
 @pytest.fixture
