@@ -54,6 +54,7 @@ def test_step_jobs_have_deterministic_ids(redis_client, prefix):
 
 
 def test_a_crashed_workers_job_is_retried_and_does_its_work_once(redis_client, prefix):
+    from rq.executions import Execution
     from rq.registry import ScheduledJobRegistry, StartedJobRegistry
 
     services = rq_services(redis_client, prefix)
@@ -64,7 +65,10 @@ def test_a_crashed_workers_job_is_retried_and_does_its_work_once(redis_client, p
     # The worker took the job, did its work, and died before reporting back.
     services.games.step(game.id, version)
     registry = StartedJobRegistry(queue=queue)
-    redis_client.zadd(registry.key, {job.id: 1})  # expired long ago: abandoned
+    with redis_client.pipeline() as pipe:  # the execution RQ records when a worker starts a job
+        execution = Execution.create(job, ttl=60, pipeline=pipe)
+        pipe.execute()
+    redis_client.zadd(registry.key, {execution.composite_key: 1})  # expired long ago: abandoned
     registry.cleanup()
     scheduled = ScheduledJobRegistry(queue=queue)
     assert job.id in scheduled.get_job_ids()  # RQ retries it after the Retry interval
