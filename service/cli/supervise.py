@@ -58,7 +58,9 @@ def run_worker(redis: Redis, prefix: str, max_backoff: float = 10.0) -> int:
             scheduler = worker.scheduler._process if worker.scheduler is not None else None
             if scheduler is not None and scheduler.is_alive():
                 worker.stop_scheduler()
-        if worker._stop_requested:  # a signal asked us to stop: RQ's own flag, no public accessor
+        # A signal asked us to stop. RQ has no public accessor; `_stop_requested` is set only when the
+        # signal came during a job, the date of the request whether busy or idle.
+        if worker._shutdown_requested_date is not None:
             return 0
         if time.monotonic() - started > 60:
             backoff = 0.5

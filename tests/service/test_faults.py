@@ -201,3 +201,17 @@ def test_a_redis_restart_mid_play_is_503s_workers_survive_and_every_game_finishe
         assert status == 200 and report["ok"], report
     assert services.due.pending() == {}
     assert "internal_error" not in processes.log("api")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_worker_asked_to_stop_while_idle_stops(real, processes, signum):
+    """An operator's stop (SIGTERM, Ctrl-C) ends `menagerie worker`; only an outage makes it start again."""
+    store, prefix = real
+    worker = processes.menagerie("worker", ["worker"], url_of(store), prefix)
+    # RQ installs its signal handlers after it starts listening, before its loop's first maintenance.
+    wait_for(lambda: "cleaning registries" in processes.log("worker"), 30, "the worker's loop to run")
+    scheduler = wait_for(lambda: children_of(worker.pid), 30, "the worker's scheduler to start")
+    worker.send_signal(signum)
+    assert worker.wait(20) == 0
+    wait_for(lambda: all(has_ended(pid) for pid in scheduler), 10, "its scheduler to stop")
+    assert "starts again" not in processes.log("worker")
