@@ -14,7 +14,7 @@ Cluster of its own (`tests/support/cluster.py`, from the installed
 redis-server), RQ staying on the Redis at REDIS_URL, and prints its rows
 beside the single-node ones.
 
-Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_http [--clients 1,4,16,32] [--seconds 10] [--cluster]
+Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_http [--clients 1,4,16,32] [--seconds 10] [--cluster] [--server granian]
 """
 
 from __future__ import annotations
@@ -184,6 +184,18 @@ def redis_benchmark(url: str, clients: int, cluster: bool = False) -> str:
     return last.rsplit(":", 1)[-1].strip() if ":" in last else "no output"
 
 
+def server_command(server: str, workers: int, port: int) -> list[str]:
+    """Return the command that serves the app: gunicorn as `menagerie serve` ships, or granian to compare."""
+    if server == "granian":
+        # A Rust HTTP server running the same WSGI app; not a dependency: `pip install granian` to try it.
+        return [str(BIN / "granian"), "--interface", "wsgi", "--factory", "--workers", str(workers)] + [
+            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "service.http:create_app"
+        ]  # fmt: skip
+    return [str(BIN / "gunicorn"), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"] + (["-k", "gthread", "--threads", "8"] if server == "gthread" else []) + [
+        "service.http:create_app()"
+    ]
+
+
 def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Namespace) -> None:
     """Run gunicorn and one worker on a store (RQ on `rq_url`), print a row per client level; remove its keys."""
     prefix = f"bench-http-{uuid.uuid4().hex[:8]}"
@@ -191,12 +203,7 @@ def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Na
     # One address plays every client here: fair-use limits would measure themselves.
     env = {**os.environ, "REDIS_URL": store_url, "RQ_REDIS_URL": rq_url, "MENAGERIE_PREFIX": prefix}
     env["MENAGERIE_RATE_LIMITS"] = "off"
-    server = subprocess.Popen(
-        [str(BIN / "gunicorn"), "-w", str(args.workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
-        + ["service.http:create_app()"],
-        cwd=ROOT,
-        env=env,
-    )
+    server = subprocess.Popen(server_command(args.server, args.workers, port), cwd=ROOT, env=env)
     worker = subprocess.Popen([str(BIN / "menagerie"), "worker"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):
@@ -207,7 +214,7 @@ def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Na
                 time.sleep(0.05)
         run_level(port, server.pid, 4, 3.0)  # warm up: imports, caches, connections in every worker
         print(
-            f"{label}: gunicorn -w {args.workers} on 127.0.0.1:{port}, store {store_url}, RQ {rq_url}, prefix {prefix}"
+            f"{label}: {args.server} -w {args.workers} on 127.0.0.1:{port}, store {store_url}, RQ {rq_url}, prefix {prefix}"
         )
         print(
             f"{'store':>7} {'clients':>7} {'moves':>6} {'moves/s':>8} {'POST p50':>9} {'p99':>7} {'GET p50':>8} {'p99':>7}"
@@ -248,6 +255,9 @@ def main() -> int:
     parser.add_argument("--clients", default="1,4,16,32")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--server", choices=("gunicorn", "gthread", "granian"), default="gunicorn", help="granian needs `pip install granian`"
+    )
     parser.add_argument(
         "--cluster", action="store_true", help="then the same run on a 3-master Redis Cluster of its own (RQ stays put)"
     )

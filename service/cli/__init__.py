@@ -18,7 +18,10 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the JSON API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (with REDIS_URL)")
+    serve.add_argument("--workers", type=int, default=2, help="server worker processes (with REDIS_URL)")
+    serve.add_argument(
+        "--server", choices=("gunicorn", "granian"), default="gunicorn", help="the HTTP server (with REDIS_URL)"
+    )
     commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
     tournament.add_parser(commands)
     archive.add_parsers(commands)
@@ -36,7 +39,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from service.cli.server import serve as run_server
 
-        return run_server(args.host, args.port, args.workers)
+        return run_server(args.host, args.port, args.workers, args.server)
     if args.command == "worker":
         return _worker()
     if args.command == "tournament":

@@ -1,8 +1,22 @@
-"""`menagerie serve` runs gunicorn with threaded workers and gunicorn's parsing limits at their most generous."""
+"""`menagerie serve` runs gunicorn with threaded workers and its parsing limits at their most generous, or granian."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from service.cli.server import ApiServer, gunicorn_options
+from tests.support.processes import Processes, children_of, forget_rq, free_port, has_ended, http, wait_for
+from tests.support.services import REAL_REDIS
 
 
 def test_gunicorn_runs_gthread_workers_with_timeouts():
@@ -16,3 +30,59 @@ def test_gunicorn_accepts_every_setting_we_give_it():
     assert server.cfg.worker_class_str == "gthread"
     assert server.cfg.limit_request_line == 8190
     assert server.cfg.limit_request_fields == 200
+
+
+@pytest.fixture
+def granian(tmp_path: Path) -> Iterator[tuple[str, Any, Processes]]:
+    """`menagerie serve --server granian --workers 2` and one worker on the real Redis, under a prefix of their own."""
+    if REAL_REDIS is None:
+        pytest.skip("SKIPPED: no Redis server at REDIS_URL")
+    url, prefix = os.environ["REDIS_URL"], f"test-{uuid.uuid4().hex[:12]}"
+    processes = Processes(tmp_path, step_timeout_s=3)
+    port = free_port()
+    server = processes.menagerie(
+        "api", ["serve", "--server", "granian", "--workers", "2", "--port", str(port)], url, prefix
+    )
+    processes.menagerie("worker", ["worker"], url, prefix)
+    workers: set[int] = set()
+    try:
+        yield f"http://127.0.0.1:{port}", server, processes
+    finally:
+        workers.update(children_of(server.pid))
+        server.send_signal(signal.SIGTERM)  # granian stops its worker processes itself
+        try:
+            server.wait(15)
+        finally:
+            for pid in workers:  # and if it did not, they go now
+                if not has_ended(pid):
+                    os.kill(pid, signal.SIGKILL)
+            processes.stop_all()
+            keys = list(REAL_REDIS.scan_iter(match=f"*{prefix}*", count=1000))
+            if keys:
+                REAL_REDIS.delete(*keys)
+            forget_rq(REAL_REDIS, prefix)
+
+
+@pytest.mark.redis
+def test_granian_serves_games_answers_json_errors_and_replaces_a_killed_worker(granian):
+    api, server, processes = granian
+    wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "granian to answer")
+    status, created = http("POST", f"{api}/games", {"game": "bloede-kuh", "seats": [{"bot": "random"}] * 3})
+    assert status == 201, created
+    request = urllib.request.Request(f"{api}/games", b"{not json", {"Content-Type": "application/json"}, method="POST")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 400 and refused.value.headers["Content-Type"] == "application/json"
+    assert json.loads(refused.value.read())["error"]["code"] == "malformed_json"
+
+    workers = wait_for(lambda: children_of(server.pid) if len(children_of(server.pid)) == 2 else None, 30, "2 workers")
+    os.kill(workers[0], signal.SIGKILL)
+    wait_for(lambda: has_ended(workers[0]), 10, "the killed worker to be gone")
+    wait_for(lambda: len(set(children_of(server.pid)) - {workers[0]}) == 2, 30, "granian to start another worker")
+    wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "the API to answer after the kill")
+
+    game = created["id"]
+    wait_for(lambda: http("GET", f"{api}/games/{game}")[1]["status"] == "finished", 120, "the game to finish")
+    status, report = http("GET", f"{api}/games/{game}/audit")
+    assert status == 200 and report["ok"], report
+    assert "internal_error" not in processes.log("api")
