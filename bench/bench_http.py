@@ -1,11 +1,12 @@
-"""HTTP load: moves per second, latencies and server CPU per move, under gunicorn on a real Redis.
+"""HTTP load: moves per second, latencies and server CPU per move, under gunicorn or granian on a real Redis.
 
-Starts the service under gunicorn (and one `menagerie worker` for the system's
-steps) against the Redis at REDIS_URL with a key prefix of its own; N clients
+Starts the service (`--server`: gunicorn's sync workers by default, `gthread`
+as `menagerie serve` runs gunicorn, or `granian`) and one `menagerie worker`
+for the system's steps against the Redis at REDIS_URL with a key prefix of its own; N clients
 (1, 4, 16, 32 by default) each play every seat of games of all four types,
 human moves only: a GET of the acting seat's view, then a POST of its first
 legal action. Prints moves/s, POST and GET p50/p99, server CPU ms per move
-(the gunicorn processes' CPU time over the moves they served), and raw
+(the server processes' CPU time over the moves they served), and raw
 `redis-benchmark` XADD figures on the same Redis in the same run. Bounded:
 each level runs for --seconds at most; loopback only. Removes its keys.
 
@@ -185,15 +186,16 @@ def redis_benchmark(url: str, clients: int, cluster: bool = False) -> str:
 
 
 def server_command(server: str, workers: int, port: int) -> list[str]:
-    """Return the command that serves the app: gunicorn as `menagerie serve` ships, or granian to compare."""
+    """Return the command that serves the app: gunicorn (sync or gthread workers) or granian."""
     if server == "granian":
-        # A Rust HTTP server running the same WSGI app; not a dependency: `pip install granian` to try it.
         return [str(BIN / "granian"), "--interface", "wsgi", "--factory", "--workers", str(workers)] + [
             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "service.http:create_app"
         ]  # fmt: skip
-    return [str(BIN / "gunicorn"), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"] + (["-k", "gthread", "--threads", "8"] if server == "gthread" else []) + [
-        "service.http:create_app()"
-    ]
+    return (
+        [str(BIN / "gunicorn"), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
+        + (["-k", "gthread", "--threads", "8"] if server == "gthread" else [])
+        + ["service.http:create_app()"]
+    )
 
 
 def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Namespace) -> None:
@@ -256,7 +258,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument(
-        "--server", choices=("gunicorn", "gthread", "granian"), default="gunicorn", help="granian needs `pip install granian`"
+        "--server",
+        choices=("gunicorn", "gthread", "granian"),
+        default="gunicorn",
+        help="gunicorn: sync workers; gthread: as `menagerie serve` runs it; granian: `menagerie serve --server granian`",
     )
     parser.add_argument(
         "--cluster", action="store_true", help="then the same run on a 3-master Redis Cluster of its own (RQ stays put)"

@@ -77,6 +77,7 @@ def granian_server(host: str, port: int, workers: int) -> Any:
     from granian import Granian
     from granian.constants import Interfaces
     from granian.http import HTTP1Settings
+    from granian.log import LogLevels
 
     return Granian(
         "service.http:create_app",
@@ -90,7 +91,7 @@ def granian_server(host: str, port: int, workers: int) -> Any:
         blocking_threads=GRANIAN_THREADS,
         http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_TIMEOUT_S * 1000),
         respawn_failed_workers=True,
-        log_level="warning",
+        log_level=LogLevels.warning,
     )
 
 
