@@ -1,14 +1,15 @@
 """The fault run: all-bot games under gunicorn while an RQ worker, an API worker and Redis are killed.
 
 Starts a redis-server of its own (own port and temp dir, AOF `appendfsync
-always`), `menagerie serve --workers 4` (gunicorn) and two `menagerie worker`
+always`), `menagerie serve --workers 4` (gunicorn; `--server granian` for
+granian) and two `menagerie worker`
 processes on it, creates the games over HTTP (all four games, heuristic and
 random bots) and watches them through the API from a few client threads.
 While they play it, in turn:
 
 1. `kill -9` the RQ worker that holds a step job (it is not restarted: the
    survivor must pick up the abandoned job);
-2. `kill -9` one gunicorn worker (the master starts another);
+2. `kill -9` one API worker process (gunicorn's or granian's master starts another);
 3. `kill -9` redis-server and start it again on the same files after
    --outage seconds.
 
@@ -158,6 +159,9 @@ def main() -> int:
     parser.add_argument("--step-timeout", type=int, default=10, help="MENAGERIE_STEP_TIMEOUT_S of the workers")
     parser.add_argument("--outage", type=float, default=3.0, help="seconds Redis stays down")
     parser.add_argument("--deadline", type=float, default=900.0, help="seconds for every game to finish")
+    parser.add_argument(
+        "--server", choices=("gunicorn", "granian"), default="gunicorn", help="menagerie serve --server"
+    )
     parser.add_argument("--keep-logs", action="store_true", help="keep the processes' logs after a good run too")
     args = parser.parse_args()
 
@@ -180,10 +184,11 @@ def main() -> int:
 def run(args: argparse.Namespace, own: OwnRedis, processes: Processes) -> int:
     """Play the games through the three faults; print the report."""
     api = f"http://127.0.0.1:{free_port()}"
-    gunicorn = processes.menagerie("api", ["serve", "--port", api.rsplit(":", 1)[1], "--workers", "4"], own.url, PREFIX)
+    serve = ["serve", "--server", args.server, "--port", api.rsplit(":", 1)[1], "--workers", "4"]
+    server = processes.menagerie("api", serve, own.url, PREFIX)
     workers = [processes.menagerie(f"worker-{i}", ["worker"], own.url, PREFIX) for i in range(2)]
     wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 60, "the API to answer")
-    wait_for(lambda: len(children_of(gunicorn.pid)) == 4, 60, "gunicorn's four workers")
+    wait_for(lambda: len(children_of(server.pid)) == 4, 60, "the server's four workers")
     store = redis.Redis.from_url(own.url)
     tally = Tally()
     started = time.monotonic()
@@ -199,11 +204,11 @@ def run(args: argparse.Namespace, own: OwnRedis, processes: Processes) -> int:
         print(f"{time.monotonic() - started:6.1f} s: kill -9 of the RQ worker {holder.pid} holding a step of {held}")
         time.sleep(5)  # a pause between faults, so each one's effect is seen on its own
 
-        victim = children_of(gunicorn.pid)[0]
+        victim = children_of(server.pid)[0]
         os.kill(victim, signal.SIGKILL)
-        print(f"{time.monotonic() - started:6.1f} s: kill -9 of the gunicorn worker {victim}")
-        wait_for(lambda: len(children_of(gunicorn.pid)) == 4 and victim not in children_of(gunicorn.pid), 60,
-                 "gunicorn to replace its worker")  # fmt: skip
+        print(f"{time.monotonic() - started:6.1f} s: kill -9 of the {args.server} worker {victim}")
+        wait_for(lambda: len(children_of(server.pid)) == 4 and victim not in children_of(server.pid), 60,
+                 "the server to replace its worker")  # fmt: skip
         time.sleep(5)
 
         with tally.lock:

@@ -44,19 +44,14 @@ def granian(tmp_path: Path) -> Iterator[tuple[str, Any, Processes]]:
         "api", ["serve", "--server", "granian", "--workers", "2", "--port", str(port)], url, prefix
     )
     processes.menagerie("worker", ["worker"], url, prefix)
-    workers: set[int] = set()
     try:
         yield f"http://127.0.0.1:{port}", server, processes
     finally:
-        workers.update(children_of(server.pid))
         server.send_signal(signal.SIGTERM)  # granian stops its worker processes itself
         try:
             server.wait(15)
         finally:
-            for pid in workers:  # and if it did not, they go now
-                if not has_ended(pid):
-                    os.kill(pid, signal.SIGKILL)
-            processes.stop_all()
+            processes.stop_all()  # what did not stop is killed, with its children
             keys = list(REAL_REDIS.scan_iter(match=f"*{prefix}*", count=1000))
             if keys:
                 REAL_REDIS.delete(*keys)

@@ -8,6 +8,7 @@ nothing from pytest, so the bench can run without it.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -91,11 +92,15 @@ class Processes:
         return (self.logs / f"{name}.log").read_text(errors="replace")
 
     def stop_all(self) -> None:
-        """Kill every process of this run that still runs."""
+        """Kill every process of this run that still runs, and their children (a server's workers)."""
         for process in self.running:
             if process.poll() is None:
+                children = children_of(process.pid)
                 process.kill()
                 process.wait(10)
+                for pid in children:
+                    if not has_ended(pid):
+                        os.kill(pid, signal.SIGKILL)
 
 
 def children_of(pid: int) -> list[int]:
