@@ -29,13 +29,13 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if seat not in to_act(state):
         return []
     hand = state.hands[seat]
-    held = [species for species in SPECIES if count(hand, species)]
+    held = [species for species, cards in zip(SPECIES, hand) if cards]
     if state.awaiting == PIG:
         return [{"type": "take", "from": source} for source in _sources(state)]
     if state.awaiting == HORSE:
         return [{"type": "pass_card", "card": species} for species in held]
     actions: list[dict[str, Any]] = [{"type": "discard", "card": species} for species in held]
-    actions += [{"type": "discard_pair", "cards": [s, s]} for s in held if count(hand, s) >= 2]
+    actions += [{"type": "discard_pair", "cards": [s, s]} for s, cards in zip(SPECIES, hand) if cards >= 2]
     sources = _sources(state)
     actions += [{"type": "pass", "from": source} for source in sources] if sources else [{"type": "pass"}]
     return actions
