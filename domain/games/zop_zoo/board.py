@@ -130,8 +130,12 @@ def worth_pieces(state: State, seat: int) -> list[str]:
 
 def has_won(state: State, seat: int) -> bool:
     """Tell whether every starting card in the seat's row is worth points."""
-    facts = stack_facts(state.cards)
-    for stack in state.rows[seat]:
+    return row_won(stack_facts(state.cards), state.rows[seat])
+
+
+def row_won(facts: Mapping[tuple[str, str | None], StackFacts], row: tuple[Stack, ...]) -> bool:
+    """Tell whether every stack of a row is worth points (`has_won`, given the card set's `stack_facts`)."""
+    for stack in row:
         if facts[stack.base, stack.cover].worth is None:
             return False
     return True
@@ -141,18 +145,19 @@ def dig_finds(state: State, seat: int, pile: Iterable[str]) -> list[dict[str, An
     """Return what a MOLE dig in `pile` takes: every card that covers, connects or sits beside the row."""
     open_cards = set(uncovered(state, seat))
     shown = categories(state, seat)
+    lookup, matches = state.cards.cards, state.cards.matches
     left = list(pile)
     taken: list[dict[str, Any]] = []
     # A connected upper half brings its category, which can let a side bonus in; repeat until nothing more fits.
     while True:
         found: list[dict[str, Any]] = []
         for card in left:
-            info = state.cards[card]
-            if info.kind in PAIRS and state.cards.matches[card] in open_cards:
-                open_cards.discard(state.cards.matches[card])
+            info = lookup[card]
+            if info.kind in PAIRS and matches[card] in open_cards:
+                open_cards.discard(matches[card])
                 if info.kind == "upper" and info.category is not None:
                     shown.add(info.category)
-                found.append({"card": card, "onto": state.cards.matches[card]})
+                found.append({"card": card, "onto": matches[card]})
             elif info.kind == "side_bonus" and info.category in shown:
                 found.append({"card": card, "onto": None})
         if not found:
@@ -183,7 +188,7 @@ def _position(state: State, card: str) -> int:
 
 def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
     """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used)."""
-    kind = state.cards[specialty].kind
+    kind = state.cards.cards[specialty].kind
     mine = worth_pieces(state, seat)
     others = [(other, worth_pieces(state, other)) for other in range(state.seats) if other != seat]
     if kind == "hyena":
