@@ -16,14 +16,15 @@ from projections.concealment import conceal, dropped
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     """Return the table as any viewer sees it: every row, the discard pile, the deck's size."""
-    described = state.cards.described
+    cards = state.cards
+    described, stacks = cards.described, remembered(cards, "stack_views", _StackViews)
     return {
         "round": state.round,
         "target": state.target,
         "phase": state.phase,
         "starter": state.starter,
         "turn": state.turn,
-        "players": [_player(state, other) for other in range(state.seats)],
+        "players": [_player(state, other, described, stacks) for other in range(state.seats)],
         "black_deck_size": len(state.deck),
         "discard_pile": [described[card] for card in state.discard],
         "spent": sorted(state.spent),
@@ -46,9 +47,9 @@ def redact(event: Event, seat: int | None) -> Mapping[str, Any]:
     return {**conceal(event, seat, fields, dropped), "deck_size": len(event.data["deck"])}
 
 
-def _player(state: State, seat: int) -> dict[str, Any]:
-    cards = state.cards
-    described, stacks = cards.described, remembered(cards, "stack_views", _StackViews)
+def _player(
+    state: State, seat: int, described: Mapping[str, FrozenDict], stacks: Mapping[tuple[str, str | None], FrozenDict]
+) -> dict[str, Any]:
     as_winner, as_other = board.round_points(state, seat)
     return {
         "seat": seat,
@@ -91,7 +92,7 @@ def _pending(state: State) -> dict[str, Any] | None:
     out: dict[str, Any] = {
         "seat": state.turn,
         "decision": now.decision,
-        "card": state.cards.describe(now.card) if now.card else None,
+        "card": state.cards.described[now.card] if now.card else None,
         "source": now.source,
     }
     if now.decision == board.MOLE:
