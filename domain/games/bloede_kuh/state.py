@@ -17,6 +17,7 @@ RULES_VERSIONS = ("1", "2")
 # CardsDealt v1 did not record the rules version; every such game was played under "1".
 register_upcaster("CardsDealt", 1, lambda data: {**data, "rules_version": "1"})
 
+MAX_SEATS = 6
 PLAY, BETWEEN, OVER = "play", "between", "over"
 PIG, HORSE = "pig", "horse"
 
