@@ -46,7 +46,9 @@ class Batch(Generic[S]):
     def __init__(self, state: S, actor: int | str, evolve: Callable[[S, Event], S]) -> None:
         self.state = state
         self.actor = actor
-        self.events = Folded(state)
+        # An empty `Folded` made without its Python __init__ (one frame less for every decision).
+        events = self.events = Folded.__new__(Folded)
+        events.state, events.folded = state, 0
         self._evolve = evolve
 
     def emit(self, type_: str, data: Mapping[str, Any]) -> Event:

@@ -75,7 +75,12 @@ def play_out(
         seat = min(seats)
         legal = legal_actions(state, seat)
         action = legal[0] if len(legal) == 1 else (pick or policies[seat])(state, seat, legal)  # type: ignore[index]
-        state = _fold(rules, state, decide(state, seat, action, chance))
+        events = decide(state, seat, action, chance)
+        # `_fold` written out: a batch that folded all its events hands over its state.
+        if type(events) is Folded and events.folded == len(events):
+            state = events.state
+        else:
+            state = _fold(rules, state, events)
         moves += 1
     return state, moves
 

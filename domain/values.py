@@ -8,6 +8,7 @@ dataclasses without `__post_init__`: nothing is validated here.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -51,3 +52,35 @@ def remembered(value: Any, key: str, derive: Callable[[Any], R]) -> R:
 
 # A frozen dataclass refuses assignment; its dict is set through object's own __setattr__.
 _set = object.__setattr__
+
+
+class FrozenDict(dict[str, Any]):
+    """A JSON object shared by many views (a card as a view describes it): equal to a dict, serialised as one, never changed.
+
+    Building a view's every card afresh costs more than the rest of the view;
+    one shared description per card is safe only if no reader can change it, so
+    this refuses every change. A copy (`dict(d)`, `copy.copy`, `copy.deepcopy`,
+    pickle) is a plain dict again.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a shared view fragment is read-only: copy it (dict(...)) to change it")
+
+    __setitem__ = __delitem__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def copy(self) -> dict[str, Any]:
+        """Return a plain, changeable dict with the same items."""
+        return dict(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {key: copy.deepcopy(value, memo) for key, value in self.items()}

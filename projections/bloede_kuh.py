@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.events import Event
-from domain.games.bloede_kuh.cards import SPECIES
+from domain.games.bloede_kuh.cards import ROUNDS, SPECIES
 from domain.games.bloede_kuh.hidden import HIDDEN
-from domain.games.bloede_kuh.state import HORSE, PIG, State
+from domain.games.bloede_kuh.state import HORSE, PIG, NwiCard, State
+from domain.values import FrozenDict
 from projections.concealment import conceal, dropped
 
 
@@ -37,7 +38,7 @@ def _public(state: State, seat: int | None) -> dict[str, Any]:
     # One pass over the NWI cards (a bot reads a view every move).
     nwi: list[list[dict[str, Any]]] = [[] for _ in range(state.seats)]
     for card in state.nwi:
-        nwi[card.holder].append(card.to_dict())
+        nwi[card.holder].append(_SHOWN[card.species, card.round])
     return {
         "round": state.round,
         "dealer": state.dealer,
@@ -54,6 +55,14 @@ def _public(state: State, seat: int | None) -> dict[str, Any]:
         "pending": _pending(state, seat),
         "rounds": [result.to_dict() for result in state.results],
     }
+
+
+# Every NWI card as a view shows it (it does not show the holder), built once, read-only and shared by every view.
+_SHOWN = {
+    (species, round_): FrozenDict(NwiCard(species, round_, 0).to_dict())
+    for species in SPECIES
+    for round_ in range(1, ROUNDS + 1)
+}
 
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from domain.chance import Chance
 from domain.events import Event
 from projections.game import redact_log
@@ -87,3 +89,16 @@ def test_events_read_back_from_json_fold_to_the_same_state() -> None:
     for event in events:
         state = RULES.evolve(state, Event(event.type, json.loads(json.dumps(event.data)), event.actor))
     assert state == live
+
+
+def test_views_share_card_descriptions_that_no_reader_can_change() -> None:
+    state = table([["w:lion/b:lion", "w:skunk"], ["w:giraffe"]], discard=["b:zebra"])
+    first, second = seat_view(state, 0), seat_view(state, 1)
+    stack = first["players"][0]["row"][0]
+    assert stack is second["players"][0]["row"][0], "built once per card set"
+    with pytest.raises(TypeError):
+        stack["worth"] = 0
+    with pytest.raises(TypeError):
+        first["discard_pile"][0]["value"] = 0
+    assert seat_view(state, 0) == first
+    assert state.cards.describe("b:zebra") == first["discard_pile"][0] and type(state.cards.describe("b:zebra")) is dict

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from domain.games.bloede_kuh import moves, state, steps
 from domain.games.bloede_kuh.hidden import HIDDEN
-from domain.games.bloede_kuh.state import RULES_VERSIONS
+from domain.games.bloede_kuh.state import MAX_SEATS, RULES_VERSIONS
 from domain.rules import Option
 
 GAME_ID = "bloede-kuh"
@@ -56,7 +56,7 @@ class BloedeKuh:
     id = GAME_ID
     title = "Blöde Kuh"
     min_seats = 3
-    max_seats = 6
+    max_seats = MAX_SEATS
     rules_version = RULES_VERSIONS[-1]
     rules_versions = RULES_VERSIONS
     options: tuple[Option, ...] = ()

@@ -10,9 +10,13 @@ from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
 from domain.games.bloede_kuh.cards import SPECIES, count, minus_points
-from domain.games.bloede_kuh.state import HORSE, PIG, PLAY, State, evolve
+from domain.games.bloede_kuh.state import HORSE, MAX_SEATS, PIG, PLAY, State, evolve
 
 SOURCES = ("draw", "discard")
+
+
+# On a turn one seat acts: its set is made once (legal_actions and decide ask too).
+_ALONE = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
 
 
 def to_act(state: State) -> frozenset[int]:
@@ -21,7 +25,7 @@ def to_act(state: State) -> frozenset[int]:
         return frozenset()
     if state.awaiting is not None:
         return state.waiting
-    return frozenset({state.turn})
+    return _ALONE[state.turn]
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -29,13 +33,13 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if seat not in to_act(state):
         return []
     hand = state.hands[seat]
-    held = [species for species in SPECIES if count(hand, species)]
+    held = [species for species, cards in zip(SPECIES, hand) if cards]
     if state.awaiting == PIG:
         return [{"type": "take", "from": source} for source in _sources(state)]
     if state.awaiting == HORSE:
         return [{"type": "pass_card", "card": species} for species in held]
     actions: list[dict[str, Any]] = [{"type": "discard", "card": species} for species in held]
-    actions += [{"type": "discard_pair", "cards": [s, s]} for s in held if count(hand, s) >= 2]
+    actions += [{"type": "discard_pair", "cards": [s, s]} for s, cards in zip(SPECIES, hand) if cards >= 2]
     sources = _sources(state)
     actions += [{"type": "pass", "from": source} for source in sources] if sources else [{"type": "pass"}]
     return actions

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.events import Event, register_upcaster
@@ -17,6 +17,7 @@ RULES_VERSIONS = ("1", "2")
 # CardsDealt v1 did not record the rules version; every such game was played under "1".
 register_upcaster("CardsDealt", 1, lambda data: {**data, "rules_version": "1"})
 
+MAX_SEATS = 6
 PLAY, BETWEEN, OVER = "play", "between", "over"
 PIG, HORSE = "pig", "horse"
 
@@ -28,10 +29,12 @@ class NwiCard:
     species: str
     round: int
     holder: int
+    # Derived from species and round when the card is made, not a field of its own (no init, compare or repr):
+    # totals and views read it every move, and a property is a Python call each time.
+    value: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def value(self) -> int:
-        return NWI_VALUES[self.species][self.round - 1]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", NWI_VALUES[self.species][self.round - 1])
 
     def to_dict(self) -> dict[str, Any]:
         return {"species": self.species, "round": self.round, "value": self.value}

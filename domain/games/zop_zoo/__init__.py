@@ -55,7 +55,7 @@ from __future__ import annotations
 
 from domain.games.zop_zoo import moves, state, steps
 from domain.games.zop_zoo.hidden import HIDDEN
-from domain.games.zop_zoo.state import RULES_VERSIONS
+from domain.games.zop_zoo.state import MAX_SEATS, RULES_VERSIONS
 from domain.rules import Option
 
 GAME_ID = "zop-zoo"
@@ -67,7 +67,7 @@ class ZopZoo:
     id = GAME_ID
     title = "Zop Zoo"
     min_seats = 2
-    max_seats = 6
+    max_seats = MAX_SEATS
     rules_version = RULES_VERSIONS[-1]
     rules_versions = RULES_VERSIONS
     options: tuple[Option, ...] = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES, CardSet
@@ -49,9 +49,39 @@ def category(cards: CardSet, stack: Stack) -> str | None:
     return None
 
 
+class StackFacts(NamedTuple):
+    """What a stack shows: its worth (`worth`) and its category (`category`)."""
+
+    worth: int | None
+    category: str | None
+
+
+class _PerStack(dict[tuple[str, "str | None"], StackFacts]):
+    """A card set's `StackFacts` by (base, cover), each derived on first asking: a hit is one dict lookup."""
+
+    def __init__(self, cards: CardSet) -> None:
+        super().__init__()
+        self.cards = cards
+
+    def __missing__(self, key: tuple[str, str | None]) -> StackFacts:
+        stack = Stack(*key)
+        facts = self[key] = StackFacts(worth(self.cards, stack), category(self.cards, stack))
+        return facts
+
+
+def stack_facts(cards: CardSet) -> Mapping[tuple[str, str | None], StackFacts]:
+    """Return every stack's `worth` and `category` by (base, cover), derived once per card set.
+
+    Rows change a stack at a time, and the checks for a win, the scores and the
+    views ask about every stack of every row: a lookup here is far cheaper.
+    """
+    return remembered(cards, "stack_facts", _PerStack)
+
+
 def categories(state: State, seat: int) -> set[str]:
     """Return the categories a seat's row shows, for side bonus cards."""
-    found = (category(state.cards, stack) for stack in state.rows[seat])
+    facts = stack_facts(state.cards)
+    found = (facts[stack.base, stack.cover].category for stack in state.rows[seat])
     return {name for name in found if name is not None}
 
 
@@ -88,20 +118,25 @@ def piece_worth(state: State, seat: int, card: str) -> int | None:
     if card in state.bonuses[seat]:
         return state.cards[card].value
     stack = next(stack for stack in state.rows[seat] if stack.base == card)
-    return worth(state.cards, stack)
+    return stack_facts(state.cards)[stack.base, stack.cover].worth
 
 
 def worth_pieces(state: State, seat: int) -> list[str]:
     """Return the seat's pieces worth points: stacks by starting card, then side bonuses."""
-    stacks = [stack.base for stack in state.rows[seat] if worth(state.cards, stack) is not None]
+    facts = stack_facts(state.cards)
+    stacks = [stack.base for stack in state.rows[seat] if facts[stack.base, stack.cover].worth is not None]
     return stacks + list(state.bonuses[seat])
 
 
 def has_won(state: State, seat: int) -> bool:
     """Tell whether every starting card in the seat's row is worth points."""
-    cards = state.cards
-    for stack in state.rows[seat]:
-        if worth(cards, stack) is None:
+    return row_won(stack_facts(state.cards), state.rows[seat])
+
+
+def row_won(facts: Mapping[tuple[str, str | None], StackFacts], row: tuple[Stack, ...]) -> bool:
+    """Tell whether every stack of a row is worth points (`has_won`, given the card set's `stack_facts`)."""
+    for stack in row:
+        if facts[stack.base, stack.cover].worth is None:
             return False
     return True
 
@@ -110,18 +145,19 @@ def dig_finds(state: State, seat: int, pile: Iterable[str]) -> list[dict[str, An
     """Return what a MOLE dig in `pile` takes: every card that covers, connects or sits beside the row."""
     open_cards = set(uncovered(state, seat))
     shown = categories(state, seat)
+    lookup, matches = state.cards.cards, state.cards.matches
     left = list(pile)
     taken: list[dict[str, Any]] = []
     # A connected upper half brings its category, which can let a side bonus in; repeat until nothing more fits.
     while True:
         found: list[dict[str, Any]] = []
         for card in left:
-            info = state.cards[card]
-            if info.kind in PAIRS and state.cards.matches[card] in open_cards:
-                open_cards.discard(state.cards.matches[card])
+            info = lookup[card]
+            if info.kind in PAIRS and matches[card] in open_cards:
+                open_cards.discard(matches[card])
                 if info.kind == "upper" and info.category is not None:
                     shown.add(info.category)
-                found.append({"card": card, "onto": state.cards.matches[card]})
+                found.append({"card": card, "onto": matches[card]})
             elif info.kind == "side_bonus" and info.category in shown:
                 found.append({"card": card, "onto": None})
         if not found:
@@ -152,7 +188,7 @@ def _position(state: State, card: str) -> int:
 
 def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
     """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used)."""
-    kind = state.cards[specialty].kind
+    kind = state.cards.cards[specialty].kind
     mine = worth_pieces(state, seat)
     others = [(other, worth_pieces(state, other)) for other in range(state.seats) if other != seat]
     if kind == "hyena":
@@ -193,16 +229,25 @@ def _pending(state: State) -> Pending | None:
 
 def round_points(state: State, seat: int) -> tuple[int, int]:
     """Return what the seat would score now: as the round's winner, and as another player."""
-    cards, lookup = state.cards, state.cards.cards
-    bonus = sum(lookup[card].value for card in state.bonuses[seat])
-    as_winner = bonus + sum(value for stack in state.rows[seat] if (value := worth(cards, stack)) is not None)
-    minus = [stack for stack in state.rows[seat] if lookup[stack.base].kind == "minus"]
-    if state.rules_version == "1":
-        # Rules 1 let a non-winner score a covered minus card at the value it shows.
-        as_other = bonus + sum(worth(cards, stack) or 0 for stack in minus)
-    else:
-        # Covering a minus card only avoids the loss: it scores nothing for a non-winner.
-        as_other = bonus + sum(lookup[stack.base].value for stack in minus if stack.cover is None)
+    lookup, facts = state.cards.cards, stack_facts(state.cards)
+    bonus = 0
+    for card in state.bonuses[seat]:
+        bonus += lookup[card].value
+    as_winner = as_other = bonus
+    old_rules = state.rules_version == "1"
+    for stack in state.rows[seat]:
+        value = facts[stack.base, stack.cover].worth
+        if value is not None:
+            as_winner += value
+        base = lookup[stack.base]
+        if base.kind != "minus":
+            continue
+        if old_rules:
+            # Rules 1 let a non-winner score a covered minus card at the value it shows.
+            as_other += value or 0
+        elif stack.cover is None:
+            # Covering a minus card only avoids the loss: it scores nothing for a non-winner.
+            as_other += base.value
     return as_winner, as_other
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
 from domain.errors import OptionsError
+from domain.values import FrozenDict, remembered
 
 BUNDLED = Path(__file__).with_name("cards.json")
 STARTING_CARDS = 6
@@ -67,23 +68,30 @@ class CardSet:
     matches: Mapping[str, str]  # black card id -> the white card id it covers or connects
     categories: Mapping[str, int]
     connect_value: int
-    # Each card as a view describes it, built once: a view lists every row and the discard pile.
-    _described: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def __getitem__(self, card_id: str) -> Card:
         return self.cards[card_id]
 
     def describe(self, card_id: str) -> dict[str, Any]:
         """Return `Card.to_dict` of a card (a fresh dict each time)."""
-        known = self._described.get(card_id)
-        if known is None:
-            known = self._described[card_id] = self.cards[card_id].to_dict()
-        return known.copy()
+        return self.described[card_id].copy()
+
+    @property
+    def described(self) -> Mapping[str, FrozenDict]:
+        """Return every card as `describe` shows it, built once per set and read-only: views share them.
+
+        A view lists every row and the discard pile; a fresh dict per card cost more than the rest of it.
+        """
+        return remembered(self, "described", _described)
 
     @property
     def size(self) -> int:
         """Count every card of both decks."""
         return len(self.white) + len(self.black)
+
+
+def _described(cards: CardSet) -> dict[str, FrozenDict]:
+    return {card_id: FrozenDict(card.to_dict()) for card_id, card in cards.cards.items()}
 
 
 def bundled() -> dict[str, Any]:

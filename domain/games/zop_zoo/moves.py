@@ -12,7 +12,7 @@ from domain.events import Event
 from domain.games.zop_zoo import board
 from domain.games.zop_zoo.board import BESIDE, DRAW, MOLE, SPECIALTY, SPECIALTY_ACTIONS, TAKE, WILD, Pending
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES
-from domain.games.zop_zoo.state import PLAYING, State, evolve
+from domain.games.zop_zoo.state import MAX_SEATS, PLAYING, State, evolve
 from domain.games.zop_zoo.steps import check_win
 
 
@@ -28,9 +28,14 @@ class NotOnOffer(RuleError):
     code = "not_on_offer"
 
 
+# Who may act is one seat at a time: the sets are made once.
+_ALONE = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
+_NO_ONE: frozenset[int] = frozenset()
+
+
 def to_act(state: State) -> frozenset[int]:
     """Return the player whose turn it is (no one between rounds)."""
-    return frozenset({state.turn}) if state.phase == PLAYING else frozenset()
+    return _ALONE[state.turn] if state.phase == PLAYING else _NO_ONE
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -86,7 +91,7 @@ def _draw(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: 
 def _resolve_drawn(batch: Batch[State], card: str) -> None:
     """Play the drawn card where no choice is left; leave it in hand for a choice."""
     state, seat = batch.state, batch.state.turn
-    kind = state.cards[card].kind
+    kind = state.cards.cards[card].kind
     if kind in PAIRS or kind == "side_bonus":
         place = board.place_for(state, seat, card)
         if place is None:

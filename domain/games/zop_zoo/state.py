@@ -17,6 +17,8 @@ RULES_VERSIONS = ("1", "2")
 # ZooSetUp v1 did not record the rules version; every such game was played under "1".
 register_upcaster("ZooSetUp", 1, lambda data: {**data, "rules_version": "1"})
 
+MAX_SEATS = 6
+
 # SET_UP: only between ZooSetUp and the first deal (a past view can stop there; no one acts).
 SET_UP, PLAYING, ROUND_WON, OVER = "set_up", "playing", "round_won", "over"
 

@@ -10,7 +10,7 @@ from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import SYSTEM, Event
 from domain.games.zop_zoo import cards
-from domain.games.zop_zoo.board import has_won, round_points
+from domain.games.zop_zoo.board import round_points, row_won, stack_facts
 from domain.games.zop_zoo.cards import STARTING_CARDS
 from domain.games.zop_zoo.state import OVER, ROUND_WON, RULES_VERSIONS, State, evolve
 from domain.rules import Result
@@ -90,9 +90,10 @@ def deal(batch: Batch[State], chance: Chance, round_: int, starter: int) -> None
 def check_win(batch: Batch[State]) -> bool:
     """End the round if a seat has all its starting cards worth points (from the player to act on)."""
     state = batch.state
+    facts, rows = stack_facts(state.cards), state.rows
     for offset in range(state.seats):
         seat = (state.turn + offset) % state.seats
-        if has_won(state, seat):
+        if row_won(facts, rows[seat]):
             scores = [score(state, other, other == seat) for other in range(state.seats)]
             totals = [total + gained for total, gained in zip(state.totals, scores)]
             batch.emit(
