@@ -20,7 +20,9 @@ from domain.games.bloede_kuh import RULES
 from domain.games.bloede_kuh.cards import full_deck, hand_of
 from domain.games.bloede_kuh.state import HORSE, NwiCard, RoundResult, State
 from domain.values import changed
-from workers.bots.mcts import Game, Values, places_to_values, spread
+from projections import projection_for
+from workers.bots import bloede_kuh as heuristic
+from workers.bots.mcts import Game, Values, guided, places_to_values, spread
 
 ROLLOUT_CAP = 300
 
@@ -133,4 +135,13 @@ def evaluate(start: State, state: State, moves: int) -> Values | None:
     return None
 
 
-GAME = Game(rules=RULES, believe=believe, sample=sample, evaluate=evaluate, iterations=60)
+GAME = Game(
+    rules=RULES,
+    believe=believe,
+    sample=sample,
+    evaluate=evaluate,
+    rollout=guided(RULES, projection_for("bloede-kuh").seat_view, heuristic.heuristic),
+    prior=heuristic.heuristic,
+    depth=1,
+    iterations=60,
+)

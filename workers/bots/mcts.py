@@ -48,8 +48,14 @@ Rollout = Callable[[Any, int, random.Random], Action | None]
 Evaluate = Callable[[Any, Any, int], Values | None]
 # Narrow a long list of legal moves to the ones worth searching.
 Shortlist = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], list[dict[str, Any]]]
+# A bot's policy: an action for the seat whose view this is (a game's heuristic).
+Policy = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
+# A seat's view of a state (a projection's `seat_view`).
+SeatView = Callable[[Any, int], Mapping[str, Any]]
 
 EXPLORATION = 0.7  # UCB's constant for values in [0, 1]
+FLAT_MARGIN = 0.02  # a flat search leaves the favourite only for a move this much better on average
+PRIOR_BIAS = 2.0  # the favourite's head start in UCB, worth this many wins spread over its visits
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,12 @@ class Game:
     rollout: Rollout | None = None
     shortlist: Shortlist | None = None
     iterations: int = 200  # the default budget: under 0.5 s a move on one core
+    # Only this many moves from the root are in the tree (None: no limit); past them the rollout policy plays.
+    depth: int | None = None
+    # The policy the search improves on (the heuristic, from the real view): chosen unless another move did better.
+    prior: Policy | None = None
+    # Flat search: every candidate played out on the same deals with the same dice, its mean compared (no tree).
+    flat: bool = False
 
 
 @dataclass
@@ -99,17 +111,76 @@ def choose(
     if len(candidates) == 1:
         return candidates[0]
     allowed: dict[Any, Mapping[str, Any]] = {key_of(action): action for action in candidates}
-    root = _Node()
+    favourite = None
+    if game.prior:
+        action = game.prior(view, legal, rng)
+        favourite = key_of(action)
+        allowed.setdefault(favourite, action)
     belief = game.believe(view, log)
+    if game.flat:
+        return dict(allowed[_flat(game, belief, seat, allowed, favourite, rng, iterations or game.iterations)])
+    root = _Node()
     for _ in range(iterations or game.iterations):
         state = game.sample(belief, rng)
-        _iterate(game, root, state, seat, allowed, rng)
-    stats = [(child.visits, child.total / max(child.visits, 1), key) for key, child in root.children.items()]
-    best = max(stats, key=lambda s: (s[0], s[1]), default=None)
-    return dict(allowed[best[2]]) if best else candidates[0]
+        _iterate(game, root, state, seat, allowed, favourite, rng)
+    stats = [
+        (child.visits, key == favourite, child.total / max(child.visits, 1), key)
+        for key, child in root.children.items()
+    ]
+    best = max(stats, key=lambda s: s[:3], default=None)
+    return dict(allowed[best[3]]) if best else candidates[0]
 
 
-def _iterate(game: Game, root: _Node, start: Any, seat: int, allowed: dict[Any, Action], rng: random.Random) -> None:
+def _flat(
+    game: Game, belief: Any, seat: int, allowed: dict[Any, Action], favourite: Any, rng: random.Random, budget: int
+) -> Any:
+    """Play every candidate out on the same deals and dice; return the key of the best (the favourite unless beaten).
+
+    Common deals and dice make the comparison paired: the luck of a deal falls on every
+    candidate alike, so few playouts tell the moves apart.
+    """
+    totals = dict.fromkeys(allowed, 0.0)
+    for _ in range(max(1, budget // len(allowed))):
+        start = game.sample(belief, rng)
+        seed = rng.getrandbits(64)
+        for key, action in allowed.items():
+            totals[key] += _play_out(game, start, seat, action, random.Random(seed))[seat]
+    bar = totals[favourite] + FLAT_MARGIN * max(1, budget // len(allowed)) if favourite is not None else -math.inf
+    best = max(totals, key=lambda key: totals[key])
+    return best if totals[best] > bar else favourite
+
+
+def _play_out(game: Game, start: Any, seat: int, action: Action, rng: random.Random) -> Values:
+    """Play `action` and then the rollout policy to the game's horizon; return every seat's value."""
+    rules = game.rules
+    chance = DrawnChance(rng.randrange)
+    state = simulate.apply(rules, start, seat, action, chance)
+    moves = 1
+    while True:
+        state = simulate.settle(rules, state, chance)
+        to_act = rules.to_act(state)
+        values = game.evaluate(start, state, moves if to_act else 1 << 30)
+        if values is not None:
+            return values
+        assert to_act, "a game's evaluate judges every state nobody can act in"
+        actor = min(to_act)
+        move = _rollout_move(game, state, actor, rng)
+        try:
+            state = simulate.apply(rules, state, actor, move, chance)
+        except RuleError:  # a proposed rollout move the rules refuse: play a legal one instead
+            state = simulate.apply(rules, state, actor, rng.choice(rules.legal_actions(state, actor)), chance)
+        moves += 1
+
+
+def _iterate(
+    game: Game,
+    root: _Node,
+    start: Any,
+    seat: int,
+    allowed: dict[Any, Action],
+    favourite: Any,
+    rng: random.Random,
+) -> None:
     """Run one determinised simulation through the tree and back its values up."""
     rules = game.rules
     chance = DrawnChance(rng.randrange)
@@ -130,10 +201,15 @@ def _iterate(game: Game, root: _Node, start: Any, seat: int, allowed: dict[Any, 
             actor = min(to_act)
         assert actor is not None
         if in_tree and node is not None:
-            action, child = _select(rules, node, state, actor, allowed if node is root else None, rng)
+            at_root = node is root
+            action, child = _select(
+                rules, node, state, actor, allowed if at_root else None, favourite if at_root else None, rng
+            )
             path.append((child, actor))
             if child.node is None:  # just expanded: the rest is a rollout
                 child.node = _Node()
+                in_tree = False
+            if len(path) == game.depth:  # deep enough: the rest is a rollout
                 in_tree = False
             node = child.node
         else:
@@ -151,9 +227,18 @@ def _iterate(game: Game, root: _Node, start: Any, seat: int, allowed: dict[Any, 
 
 
 def _select(
-    rules: Rules, node: _Node, state: Any, actor: int, allowed: dict[Any, Action] | None, rng: random.Random
+    rules: Rules,
+    node: _Node,
+    state: Any,
+    actor: int,
+    allowed: dict[Any, Action] | None,
+    favourite: Any,
+    rng: random.Random,
 ) -> tuple[Action, _Child]:
-    """Pick a move at a tree node: an untried legal one first, else the best by availability-counted UCB."""
+    """Pick a move at a tree node: an untried legal one first, else the best by availability-counted UCB.
+
+    The favourite (the prior policy's move) gets a bonus that fades with its visits (progressive bias).
+    """
     if allowed is not None:
         options = list(allowed.items())
     else:
@@ -177,6 +262,8 @@ def _select(
         score = child.total / max(child.visits, 1) + EXPLORATION * math.sqrt(
             math.log(child.available) / max(child.visits, 1)
         )
+        if key == favourite:
+            score += PRIOR_BIAS / (1 + child.visits)
         if score > best_score:
             best_key, best_score = key, score
     return actions[best_key], children[best_key]
@@ -188,6 +275,24 @@ def _rollout_move(game: Game, state: Any, actor: int, rng: random.Random) -> Act
         legal = game.rules.legal_actions(state, actor)
         action = legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
     return action
+
+
+def guided(rules: Rules, seat_view: SeatView, policy: Policy, explore: float = 0.0) -> Rollout:
+    """Return a rollout that plays `policy` on each seat's view of the determinised state (now and then at random).
+
+    The state is one the search dealt from its own belief, never the real one, so reading
+    any seat's view of it is fair: the policy plays each seat as that seat would see it.
+    """
+
+    def rollout(state: Any, seat: int, rng: random.Random) -> Action | None:
+        legal = rules.legal_actions(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        if explore and rng.random() < explore:
+            return legal[rng.randrange(len(legal))]
+        return policy({"state": seat_view(state, seat), "you": seat}, legal, rng)
+
+    return rollout
 
 
 def places_to_values(places: Sequence[int]) -> list[float]:

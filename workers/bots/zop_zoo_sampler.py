@@ -18,7 +18,9 @@ from domain.game import CORE_EVENTS
 from domain.games.zop_zoo import RULES
 from domain.games.zop_zoo.state import State
 from domain.values import changed
-from workers.bots.mcts import Game, Values, places_to_values, spread
+from projections import projection_for
+from workers.bots import zop_zoo as heuristic
+from workers.bots.mcts import Game, Values, guided, places_to_values, spread
 
 _DECK_EVENTS = ("RoundDealt", "BlackDeckRefilled")
 
@@ -62,4 +64,13 @@ def evaluate(start: State, state: State, moves: int) -> Values | None:
 
 ROLLOUT_CAP = 400
 
-GAME = Game(rules=RULES, believe=believe, sample=sample, evaluate=evaluate, iterations=60)
+GAME = Game(
+    rules=RULES,
+    believe=believe,
+    sample=sample,
+    evaluate=evaluate,
+    rollout=guided(RULES, projection_for("zop-zoo").seat_view, heuristic.heuristic),
+    prior=heuristic.heuristic,
+    depth=1,
+    iterations=60,
+)
