@@ -23,7 +23,6 @@ from workers.bots import animals_on_board as heuristic
 from workers.bots.mcts import Game, Values, guided, key_of, places_to_values, spread
 
 ROLLOUT_CAP = 400
-CUT_AT_ROUND = True
 PAIR_HOPE = 3.0  # a pair when a round ends: worth a little, it may become a herd (as the heuristic weighs it)
 SHORTLIST = 6  # moves the search weighs: the heuristic's best takes and splits
 
@@ -112,7 +111,7 @@ def evaluate(start: State, state: State, moves: int) -> Values | None:
     result = RULES.result(state)
     if result is not None:
         return places_to_values(result.places)
-    if (CUT_AT_ROUND and state.round != start.round) or moves > ROLLOUT_CAP:
+    if state.round != start.round or moves > ROLLOUT_CAP:
         scores = []
         for player in state.players:
             departure = depart(player.tiles, player.crates)
@@ -171,6 +170,6 @@ GAME = Game(
     rollout=guided(RULES, projection_for("animals-on-board").seat_view, heuristic.heuristic),
     shortlist=shortlist,
     prior=prior,
-    depth=1,
-    iterations=40,
+    flat=True,
+    iterations=150,
 )

@@ -142,6 +142,6 @@ GAME = Game(
     evaluate=evaluate,
     rollout=guided(RULES, projection_for("bloede-kuh").seat_view, heuristic.heuristic),
     prior=heuristic.heuristic,
-    depth=1,
-    iterations=60,
+    flat=True,
+    iterations=200,
 )

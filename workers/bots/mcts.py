@@ -15,6 +15,13 @@ Powley and Whitehouse 2011):
    of the phase or round, or the game), and *evaluate* every seat in [0, 1];
 4. *back up* each node's value for the seat that chose there.
 
+A game whose random rollouts say little (Animals on Board, Blöde Kuh, Zop
+Zoo) searches *flat* instead, to improve on its heuristic (Tesauro and
+Galperin's rollout policy, Ginsberg's GIB): each deal, every candidate move
+is played out by the heuristic for every seat — each on its view of the deal
+— with the same dice, so the luck of a deal falls on every candidate alike;
+the heuristic's own move stands unless another did clearly better on average.
+
 A simultaneous choice (Blöde Kuh's horse pass, Animals on Board's keep) is
 searched as our seat choosing first: the others' choices are hidden from us
 anyway, and the rules accept them in any order. The search draws only from
@@ -54,8 +61,7 @@ Policy = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], dict
 SeatView = Callable[[Any, int], Mapping[str, Any]]
 
 EXPLORATION = 0.7  # UCB's constant for values in [0, 1]
-FLAT_MARGIN = 0.02  # a flat search leaves the favourite only for a move this much better on average
-PRIOR_BIAS = 2.0  # the favourite's head start in UCB, worth this many wins spread over its visits
+FLAT_MARGIN = 0.02  # a flat search leaves the heuristic's move only for one this much better on average
 
 
 @dataclass(frozen=True)
@@ -68,13 +74,10 @@ class Game:
     evaluate: Evaluate
     rollout: Rollout | None = None
     shortlist: Shortlist | None = None
-    iterations: int = 200  # the default budget: under 0.5 s a move on one core
-    # Only this many moves from the root are in the tree (None: no limit); past them the rollout policy plays.
-    depth: int | None = None
-    # The policy the search improves on (the heuristic, from the real view): chosen unless another move did better.
-    prior: Policy | None = None
-    # Flat search: every candidate played out on the same deals with the same dice, its mean compared (no tree).
+    iterations: int = 200  # the default budget (playouts): under 0.5 s a move on one core
+    # Search flat: every candidate played out on the same deals and dice, no tree; `prior`'s move stands unless beaten.
     flat: bool = False
+    prior: Policy | None = None
 
 
 @dataclass
@@ -111,24 +114,21 @@ def choose(
     if len(candidates) == 1:
         return candidates[0]
     allowed: dict[Any, Mapping[str, Any]] = {key_of(action): action for action in candidates}
-    favourite = None
-    if game.prior:
-        action = game.prior(view, legal, rng)
-        favourite = key_of(action)
-        allowed.setdefault(favourite, action)
     belief = game.believe(view, log)
     if game.flat:
+        favourite = None
+        if game.prior:
+            action = game.prior(view, legal, rng)
+            favourite = key_of(action)
+            allowed.setdefault(favourite, action)
         return dict(allowed[_flat(game, belief, seat, allowed, favourite, rng, iterations or game.iterations)])
     root = _Node()
     for _ in range(iterations or game.iterations):
         state = game.sample(belief, rng)
-        _iterate(game, root, state, seat, allowed, favourite, rng)
-    stats = [
-        (child.visits, key == favourite, child.total / max(child.visits, 1), key)
-        for key, child in root.children.items()
-    ]
-    best = max(stats, key=lambda s: s[:3], default=None)
-    return dict(allowed[best[3]]) if best else candidates[0]
+        _iterate(game, root, state, seat, allowed, rng)
+    stats = [(child.visits, child.total / max(child.visits, 1), key) for key, child in root.children.items()]
+    best = max(stats, key=lambda s: (s[0], s[1]), default=None)
+    return dict(allowed[best[2]]) if best else candidates[0]
 
 
 def _flat(
@@ -172,15 +172,7 @@ def _play_out(game: Game, start: Any, seat: int, action: Action, rng: random.Ran
         moves += 1
 
 
-def _iterate(
-    game: Game,
-    root: _Node,
-    start: Any,
-    seat: int,
-    allowed: dict[Any, Action],
-    favourite: Any,
-    rng: random.Random,
-) -> None:
+def _iterate(game: Game, root: _Node, start: Any, seat: int, allowed: dict[Any, Action], rng: random.Random) -> None:
     """Run one determinised simulation through the tree and back its values up."""
     rules = game.rules
     chance = DrawnChance(rng.randrange)
@@ -201,15 +193,10 @@ def _iterate(
             actor = min(to_act)
         assert actor is not None
         if in_tree and node is not None:
-            at_root = node is root
-            action, child = _select(
-                rules, node, state, actor, allowed if at_root else None, favourite if at_root else None, rng
-            )
+            action, child = _select(rules, node, state, actor, allowed if node is root else None, rng)
             path.append((child, actor))
             if child.node is None:  # just expanded: the rest is a rollout
                 child.node = _Node()
-                in_tree = False
-            if len(path) == game.depth:  # deep enough: the rest is a rollout
                 in_tree = False
             node = child.node
         else:
@@ -227,18 +214,9 @@ def _iterate(
 
 
 def _select(
-    rules: Rules,
-    node: _Node,
-    state: Any,
-    actor: int,
-    allowed: dict[Any, Action] | None,
-    favourite: Any,
-    rng: random.Random,
+    rules: Rules, node: _Node, state: Any, actor: int, allowed: dict[Any, Action] | None, rng: random.Random
 ) -> tuple[Action, _Child]:
-    """Pick a move at a tree node: an untried legal one first, else the best by availability-counted UCB.
-
-    The favourite (the prior policy's move) gets a bonus that fades with its visits (progressive bias).
-    """
+    """Pick a move at a tree node: an untried legal one first, else the best by availability-counted UCB."""
     if allowed is not None:
         options = list(allowed.items())
     else:
@@ -262,8 +240,6 @@ def _select(
         score = child.total / max(child.visits, 1) + EXPLORATION * math.sqrt(
             math.log(child.available) / max(child.visits, 1)
         )
-        if key == favourite:
-            score += PRIOR_BIAS / (1 + child.visits)
         if score > best_score:
             best_key, best_score = key, score
     return actions[best_key], children[best_key]
@@ -309,6 +285,16 @@ def spread(scores: Sequence[float], higher_is_better: bool = True) -> list[float
     if higher_is_better:
         return [(s - low) / (high - low) for s in scores]
     return [(high - s) / (high - low) for s in scores]
+
+
+def ahead(scores: Sequence[float], scale: float, higher_is_better: bool = True) -> list[float]:
+    """Map scores to (0, 1) by each seat's lead over the best other seat: 0.5 level, `scale` ahead about 0.73."""
+    sign = 1.0 if higher_is_better else -1.0
+    values = []
+    for seat, mine in enumerate(scores):
+        rival = max(sign * s for other, s in enumerate(scores) if other != seat) if len(scores) > 1 else sign * mine
+        values.append(1.0 / (1.0 + math.exp((rival - sign * mine) / scale)))
+    return values
 
 
 def bot(game: Game, iterations: int | None = None) -> Callable[..., dict[str, Any]]:

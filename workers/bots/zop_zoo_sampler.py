@@ -20,7 +20,7 @@ from domain.games.zop_zoo.state import State
 from domain.values import changed
 from projections import projection_for
 from workers.bots import zop_zoo as heuristic
-from workers.bots.mcts import Game, Values, guided, places_to_values, spread
+from workers.bots.mcts import Game, Values, ahead, guided, places_to_values
 
 _DECK_EVENTS = ("RoundDealt", "BlackDeckRefilled")
 
@@ -58,11 +58,12 @@ def evaluate(start: State, state: State, moves: int) -> Values | None:
     if result is not None:
         return places_to_values(result.places)
     if state.round != start.round or moves > ROLLOUT_CAP:
-        return spread(state.totals)
+        return ahead(state.totals, LEAD)
     return None
 
 
 ROLLOUT_CAP = 400
+LEAD = 150.0  # points ahead that make a round's end look about three to one good
 
 GAME = Game(
     rules=RULES,
@@ -71,6 +72,6 @@ GAME = Game(
     evaluate=evaluate,
     rollout=guided(RULES, projection_for("zop-zoo").seat_view, heuristic.heuristic),
     prior=heuristic.heuristic,
-    depth=1,
-    iterations=60,
+    flat=True,
+    iterations=120,
 )
