@@ -6,6 +6,10 @@ face-down tile in the centre, and the bag. Every tile is either seen by the
 seat (its own ark and hand, the face-up tiles of every ark, the centre) or in
 one of those places, and nothing the seat saw tells one unseen tile from
 another; so the unseen tiles are dealt uniformly into the hidden places.
+
+The search is flat (`mcts.Game.flat`) over the heuristic's best takes and
+splits: the heuristic plays every seat out to the round's end, judged by the
+arks as they would depart then, and its move stands unless another does better.
 """
 
 from __future__ import annotations

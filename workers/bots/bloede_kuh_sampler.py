@@ -7,6 +7,9 @@ hand until it lays such a card down or passes an unseen card on a horse
 (then we forget what it held, as we cannot tell what went). A card we passed
 on a horse is known to be in our left neighbour's hand. So each other hand
 holds its known cards plus unseen ones; the draw pile holds the rest.
+
+The search is flat (`mcts.Game.flat`): the heuristic plays every seat out to
+the round's end, and the heuristic's move stands unless another scores better.
 """
 
 from __future__ import annotations

@@ -253,8 +253,8 @@ def _rollout_move(game: Game, state: Any, actor: int, rng: random.Random) -> Act
     return action
 
 
-def guided(rules: Rules, seat_view: SeatView, policy: Policy, explore: float = 0.0) -> Rollout:
-    """Return a rollout that plays `policy` on each seat's view of the determinised state (now and then at random).
+def guided(rules: Rules, seat_view: SeatView, policy: Policy) -> Rollout:
+    """Return a rollout that plays `policy` on each seat's view of the determinised state.
 
     The state is one the search dealt from its own belief, never the real one, so reading
     any seat's view of it is fair: the policy plays each seat as that seat would see it.
@@ -264,8 +264,6 @@ def guided(rules: Rules, seat_view: SeatView, policy: Policy, explore: float = 0
         legal = rules.legal_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
-        if explore and rng.random() < explore:
-            return legal[rng.randrange(len(legal))]
         return policy({"state": seat_view(state, seat), "you": seat}, legal, rng)
 
     return rollout

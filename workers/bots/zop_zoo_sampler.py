@@ -4,6 +4,9 @@ Every black card is in a row, beside one, on the discard pile, in the drawing
 player's hand or in the deck; the redacted log shows all but the deck. So the
 deck holds exactly the black cards seen nowhere else, in an order nobody
 knows: a uniform shuffle of them is a state the seat cannot tell from the real one.
+
+The search is flat (`mcts.Game.flat`): the heuristic plays every seat out to
+the round's end, and the heuristic's move stands unless another leads by more.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ def sample(belief: tuple[State, list[str]], rng: random.Random) -> State:
 
 
 def evaluate(start: State, state: State, moves: int) -> Values | None:
-    """Score at the end of the round (or the game): the totals, higher is better."""
+    """Value the places at the end of the game, else at the end of the round each seat's lead in the totals."""
     result = RULES.result(state)
     if result is not None:
         return places_to_values(result.places)
