@@ -8,6 +8,7 @@ fast path; each bot gets what the service would hand it: its seat's view and
 openskill (Plackett-Luce) rating the games produce, as `domain.ratings` rates
 a finished game (each kind once per game, at its best place).
 Run: .venv/bin/python -m bench.bench_bots [games per table] [mcts iterations, 0 = default] [game:seats ...]
+[kinds=mcts,heuristic,heuristic]: another rotation, e.g. one mcts seat against heuristics (kinds absent sit out).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from domain import ratings
@@ -37,10 +39,12 @@ OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def play(game: str, seats: int, number: int, bots: dict[str, Any]) -> tuple[list[str], tuple[int, ...]]:
+def play(
+    game: str, seats: int, number: int, bots: dict[str, Any], rotation: Sequence[str] = KINDS
+) -> tuple[list[str], tuple[int, ...]]:
     """Play one game; return the kind in each seat and the places."""
     rules, projection = rules_for(game), projection_for(game)
-    kinds = [KINDS[(seat + number) % len(KINDS)] for seat in range(seats)]
+    kinds = [rotation[(seat + number) % len(rotation)] for seat in range(seats)]
     chance = DrawnChance(random.Random(f"{game}:{seats}:{number}").randrange)
     events: list[Event] = list(rules.setup(seats, OPTIONS[game], chance))
     state = None
@@ -86,8 +90,10 @@ def main() -> None:
     """Play each table and print the ladder as a Markdown table."""
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 400
     iterations = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    tables = sys.argv[3:] or TABLES
-    print(f"games per table: {games}; mcts iterations: {iterations or 'default'}")
+    rotation = next((arg[6:].split(",") for arg in sys.argv[3:] if arg.startswith("kinds=")), list(KINDS))
+    tables = [arg for arg in sys.argv[3:] if not arg.startswith("kinds=")] or TABLES
+    kinds = list(dict.fromkeys(rotation))
+    print(f"games per table: {games}; mcts iterations: {iterations or 'default'}; seats rotate {','.join(rotation)}")
     print("| game | seats | bot | mean place | win rate | openskill mu ± sigma | s/game |")
     print("|---|---|---|---|---|---|---|")
     for table in tables:
@@ -95,19 +101,19 @@ def main() -> None:
         bots = dict(BOTS[game])
         if iterations:
             bots["mcts"] = mcts_bot(SEARCH[game], iterations)
-        places: dict[str, list[float]] = {kind: [] for kind in KINDS}
-        wins: dict[str, list[float]] = {kind: [] for kind in KINDS}
+        places: dict[str, list[float]] = {kind: [] for kind in kinds}
+        wins: dict[str, list[float]] = {kind: [] for kind in kinds}
         rating = ratings.RatingTable(game=game)
         start = time.perf_counter()
         for number in range(games):
-            kinds, result = play(game, seats, number, bots)
-            for kind, place in zip(kinds, result):
+            seated, result = play(game, seats, number, bots, rotation)
+            for kind, place in zip(seated, result):
                 places[kind].append(place)
                 wins[kind].append(1.0 if place == 1 else 0.0)
-            identities = [f"bot:{kind}" for kind in kinds]
+            identities = [f"bot:{kind}" for kind in seated]
             rating = ratings.apply(rating, ratings.decide(rating, f"g{number}", identities, list(result)))
         per_game = (time.perf_counter() - start) / games
-        for kind in KINDS:
+        for kind in kinds:
             r = rating.get(f"bot:{kind}")
             print(
                 f"| {game} | {seats} | {kind} | {interval(places[kind])} | {interval(wins[kind])} "

@@ -150,21 +150,21 @@ RECORDED: dict[tuple[str, int], tuple[str, int, tuple[int, ...]]] = {
     ("zop-zoo", 6): ("39caea2dda2a9114", 570, (1, 6, 2, 3, 4, 5)),
 }
 MCTS: dict[tuple[str, int], str] = {
-    ("animals-on-board", 2): "bcc4b1a8c6d4e643",
-    ("animals-on-board", 3): "2ef40dafd908f268",
-    ("animals-on-board", 4): "e844b6e10d67d044",
-    ("bloede-kuh", 3): "9e8ffb4e178ca233",
-    ("bloede-kuh", 4): "e9a5b79983ddac43",
-    ("bloede-kuh", 5): "7e4fff90f08e1f4b",
-    ("bloede-kuh", 6): "59dfc44e0e5b8537",
+    ("animals-on-board", 2): "0f9f9950796283be",
+    ("animals-on-board", 3): "51f29da61acdbb46",
+    ("animals-on-board", 4): "a18189df5cb92f81",
+    ("bloede-kuh", 3): "3589f090ea9ec993",
+    ("bloede-kuh", 4): "10879f679a534f2c",
+    ("bloede-kuh", 5): "35e9cd5d44d6a5d9",
+    ("bloede-kuh", 6): "8d404ba0d2690bfe",
     ("life-is-life", 3): "76ea670e1b210b96",
     ("life-is-life", 4): "5033dd728f155f8d",
     ("life-is-life", 5): "82c73d8338febb0f",
-    ("zop-zoo", 2): "45650b5847835b07",
-    ("zop-zoo", 3): "72ed623a86cf140c",
-    ("zop-zoo", 4): "b633e5b590eff869",
-    ("zop-zoo", 5): "b9de8376422cda9f",
-    ("zop-zoo", 6): "b6297b732b5bd280",
+    ("zop-zoo", 2): "44b2213fc43e9da3",
+    ("zop-zoo", 3): "a04bd37828a90ddc",
+    ("zop-zoo", 4): "c06a88423ffee2fb",
+    ("zop-zoo", 5): "78625469f6433834",
+    ("zop-zoo", 6): "573c28da68290acb",
 }
 
 

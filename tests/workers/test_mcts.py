@@ -21,6 +21,7 @@ from workers.bots import (
     life_is_life_sampler,
     zop_zoo_sampler,
 )
+from workers.bots.mcts import ahead
 from workers.bots.mcts import bot as mcts_bot
 from workers.bots.players import BotPlayers
 
@@ -110,6 +111,55 @@ def test_the_bot_chooses_the_same_move_in_two_games_that_differ_only_in_cards_it
         view["log"] = redact_log(game.type, log, seat)
         choices.append(bot(view, view["legal_actions"], bot_rng(game.id, game.version, seat)))
     assert choices[0] == choices[1]
+
+
+def test_the_flat_search_chooses_the_same_move_whatever_the_cards_it_cannot_see() -> None:
+    table = new_table("bloede-kuh", 4, seed="no-peeking")
+    real = table.game
+    seat = min(real.to_act)
+    assert table.log[-1].type == "CardsDealt"
+    *before, dealt = table.log
+    hands = list(dealt.data["hands"])
+    a, b = [other for other in range(len(hands)) if other != seat][:2]
+    hands[a], hands[b] = hands[b], hands[a]
+    other_log = [*before, replace(dealt, data={**dealt.data, "hands": hands})]
+    other = replay(other_log)
+    assert other.rules_state.hands != real.rules_state.hands
+    assert game_view(other, seat) == game_view(real, seat)
+    bot = bot_for("bloede-kuh", "mcts", 60)
+    choices = []
+    for game, log in ((real, table.log), (other, other_log)):
+        view = game_view(game, seat)
+        view["log"] = redact_log(game.type, log, seat)
+        choices.append(bot(view, view["legal_actions"], bot_rng(game.id, game.version, seat)))
+    assert choices[0] == choices[1]
+
+
+@pytest.mark.parametrize(("game_type", "seats"), [t for t in TABLES if t[0] != "life-is-life"])
+def test_the_flat_search_keeps_the_heuristics_move_when_no_move_plays_out_better(game_type: str, seats: int) -> None:
+    table = new_table(game_type, seats, seed="even")
+    rng = random.Random(4)
+    while True:
+        _advance_randomly(table, rng, 1)
+        game = table.game
+        if not game.system_due and game.to_act and len(game.legal_actions(min(game.to_act))) > 1:
+            break
+    seat = min(game.to_act)
+    view = game_view(game, seat)
+    view["log"] = redact_log(game_type, table.log, seat)
+    search = HOOKS[game_type].GAME
+    level = replace(search, evaluate=lambda start, state, moves: [0.5] * seats)
+    legal = view["legal_actions"]
+    assert search.prior is not None
+    expected = search.prior(view, legal, bot_rng(game.id, game.version, seat))
+    assert mcts_bot(level, 20)(view, legal, bot_rng(game.id, game.version, seat)) == expected
+
+
+def test_a_lead_is_worth_more_than_a_half_and_a_deficit_less() -> None:
+    assert ahead([100, 100], 50) == [0.5, 0.5]
+    first, second, third = ahead([150, 100, 0], 50)
+    assert first > 0.5 > second > third
+    assert ahead([3, 5], 1, higher_is_better=False)[0] > 0.5
 
 
 def test_the_bot_is_deterministic_given_the_game_and_the_step() -> None:

@@ -6,6 +6,10 @@ face-down tile in the centre, and the bag. Every tile is either seen by the
 seat (its own ark and hand, the face-up tiles of every ark, the centre) or in
 one of those places, and nothing the seat saw tells one unseen tile from
 another; so the unseen tiles are dealt uniformly into the hidden places.
+
+The search is flat (`mcts.Game.flat`) over the heuristic's best takes and
+splits: the heuristic plays every seat out to the round's end, judged by the
+arks as they would depart then, and its move stands unless another does better.
 """
 
 from __future__ import annotations
@@ -16,11 +20,15 @@ from typing import Any
 
 from domain.games.animals_on_board import RULES
 from domain.games.animals_on_board.state import KEEP, Player, State
-from domain.games.animals_on_board.tiles import DEALT, HIDDEN, ordered, tiles_of
+from domain.games.animals_on_board.tiles import DEALT, HIDDEN, MAX_CRATES, depart, ordered, tiles_of
 from domain.values import changed
-from workers.bots.mcts import Game, Values, places_to_values
+from projections import projection_for
+from workers.bots import animals_on_board as heuristic
+from workers.bots.mcts import Game, Values, guided, key_of, places_to_values, spread
 
 ROLLOUT_CAP = 400
+PAIR_HOPE = 3.0  # a pair when a round ends: worth a little, it may become a herd (as the heuristic weighs it)
+SHORTLIST = 6  # moves the search weighs: the heuristic's best takes and splits
 
 
 def believe(view: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -103,13 +111,69 @@ def sample(belief: Mapping[str, Any], rng: random.Random) -> State:
 
 
 def evaluate(start: State, state: State, moves: int) -> Values | None:
-    """Play to the departure (or a cap, then count the arks' tiles), and value the places."""
+    """Value the places at the departure, or once the round is over as the arks would depart now."""
     result = RULES.result(state)
     if result is not None:
         return places_to_values(result.places)
-    if moves > ROLLOUT_CAP:
-        return [0.5] * state.seats
+    if state.round != start.round or moves > ROLLOUT_CAP:
+        scores = []
+        for player in state.players:
+            departure = depart(player.tiles, player.crates)
+            scores.append(departure.total + PAIR_HOPE * len(departure.discarded_pairs) / 2)
+        places = [1 + sum(other > mine for other in scores) for mine in scores]
+        return [0.5 * p + 0.5 * s for p, s in zip(places_to_values(places), spread(scores))]
     return None
 
 
-GAME = Game(rules=RULES, believe=believe, sample=sample, evaluate=evaluate, iterations=40)
+def shortlist(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
+    """Keep the takes and splits the heuristic rates best (of a 7-tile group's 63 splits, a handful)."""
+    if not any(a["type"] == "split" for a in legal):
+        return legal
+    state = view["state"]
+    me, centre = state["you"], state["centre"]
+    gain = heuristic._Gains(list(me["ark"]), any(p["announced"] for p in state["players"]))
+    crates = me["crates"]
+    budget = crates + 1 if crates < MAX_CRATES else MAX_CRATES - 1
+    rated: dict[Any, tuple[float, dict[str, Any]]] = {}
+    for action in legal:
+        if action["type"] == "take":
+            rated[key_of(action)] = (gain(centre[action["group"]]), action)
+    for g in sorted({a["group"] for a in legal if a["type"] == "split"}):
+        group = centre[g]
+        for first in heuristic._candidates(gain, group, budget):
+            rest = [t for t in group if t not in first]
+            value = max((gain(part) for part in (first, rest) if len(part) <= budget), default=-1.0)
+            action = _listed(centre, {"type": "split", "group": g, "first": first})
+            rated.setdefault(key_of(action), (value, action))
+    ranked = [action for _, action in sorted(rated.values(), key=lambda r: -r[0])][:SHORTLIST]
+    favourite = prior(view, legal, rng)
+    return ranked if favourite in ranked else [favourite, *ranked]
+
+
+def prior(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Return the heuristic's choice, a split in the form the rules list it."""
+    return _listed(view["state"]["centre"], heuristic.heuristic(view, legal, rng))
+
+
+def _listed(centre: Sequence[Sequence[str]], action: dict[str, Any]) -> dict[str, Any]:
+    """Write a split as the rules list it: `first` is the part without the group's last tile, in the group's order."""
+    if action["type"] != "split" or action["first"] is None:
+        return action
+    group = centre[action["group"]]
+    first = set(action["first"])
+    if group[-1] in first:
+        first = set(group) - first
+    return {"type": "split", "group": action["group"], "first": [t for t in group[:-1] if t in first]}
+
+
+GAME = Game(
+    rules=RULES,
+    believe=believe,
+    sample=sample,
+    evaluate=evaluate,
+    rollout=guided(RULES, projection_for("animals-on-board").seat_view, heuristic.heuristic),
+    shortlist=shortlist,
+    prior=prior,
+    flat=True,
+    iterations=150,
+)

@@ -7,6 +7,9 @@ hand until it lays such a card down or passes an unseen card on a horse
 (then we forget what it held, as we cannot tell what went). A card we passed
 on a horse is known to be in our left neighbour's hand. So each other hand
 holds its known cards plus unseen ones; the draw pile holds the rest.
+
+The search is flat (`mcts.Game.flat`): the heuristic plays every seat out to
+the round's end, and the heuristic's move stands unless another scores better.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from domain.games.bloede_kuh import RULES
 from domain.games.bloede_kuh.cards import full_deck, hand_of
 from domain.games.bloede_kuh.state import HORSE, NwiCard, RoundResult, State
 from domain.values import changed
-from workers.bots.mcts import Game, Values, places_to_values, spread
+from projections import projection_for
+from workers.bots import bloede_kuh as heuristic
+from workers.bots.mcts import Game, Values, guided, places_to_values, spread
 
 ROLLOUT_CAP = 300
 
@@ -133,4 +138,13 @@ def evaluate(start: State, state: State, moves: int) -> Values | None:
     return None
 
 
-GAME = Game(rules=RULES, believe=believe, sample=sample, evaluate=evaluate, iterations=60)
+GAME = Game(
+    rules=RULES,
+    believe=believe,
+    sample=sample,
+    evaluate=evaluate,
+    rollout=guided(RULES, projection_for("bloede-kuh").seat_view, heuristic.heuristic),
+    prior=heuristic.heuristic,
+    flat=True,
+    iterations=200,
+)

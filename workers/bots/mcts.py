@@ -15,6 +15,13 @@ Powley and Whitehouse 2011):
    of the phase or round, or the game), and *evaluate* every seat in [0, 1];
 4. *back up* each node's value for the seat that chose there.
 
+A game whose random rollouts say little (Animals on Board, Blöde Kuh, Zop
+Zoo) searches *flat* instead, to improve on its heuristic (Tesauro and
+Galperin's rollout policy, Ginsberg's GIB): each deal, every candidate move
+is played out by the heuristic for every seat — each on its view of the deal
+— with the same dice, so the luck of a deal falls on every candidate alike;
+the heuristic's own move stands unless another did clearly better on average.
+
 A simultaneous choice (Blöde Kuh's horse pass, Animals on Board's keep) is
 searched as our seat choosing first: the others' choices are hidden from us
 anyway, and the rules accept them in any order. The search draws only from
@@ -48,8 +55,13 @@ Rollout = Callable[[Any, int, random.Random], Action | None]
 Evaluate = Callable[[Any, Any, int], Values | None]
 # Narrow a long list of legal moves to the ones worth searching.
 Shortlist = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], list[dict[str, Any]]]
+# A bot's policy: an action for the seat whose view this is (a game's heuristic).
+Policy = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
+# A seat's view of a state (a projection's `seat_view`).
+SeatView = Callable[[Any, int], Mapping[str, Any]]
 
 EXPLORATION = 0.7  # UCB's constant for values in [0, 1]
+FLAT_MARGIN = 0.02  # a flat search leaves the heuristic's move only for one this much better on average
 
 
 @dataclass(frozen=True)
@@ -62,7 +74,10 @@ class Game:
     evaluate: Evaluate
     rollout: Rollout | None = None
     shortlist: Shortlist | None = None
-    iterations: int = 200  # the default budget: under 0.5 s a move on one core
+    iterations: int = 200  # the default budget (playouts): under 0.5 s a move on one core
+    # Search flat: every candidate played out on the same deals and dice, no tree; `prior`'s move stands unless beaten.
+    flat: bool = False
+    prior: Policy | None = None
 
 
 @dataclass
@@ -99,14 +114,62 @@ def choose(
     if len(candidates) == 1:
         return candidates[0]
     allowed: dict[Any, Mapping[str, Any]] = {key_of(action): action for action in candidates}
-    root = _Node()
     belief = game.believe(view, log)
+    if game.flat:
+        favourite = None
+        if game.prior:
+            action = game.prior(view, legal, rng)
+            favourite = key_of(action)
+            allowed.setdefault(favourite, action)
+        return dict(allowed[_flat(game, belief, seat, allowed, favourite, rng, iterations or game.iterations)])
+    root = _Node()
     for _ in range(iterations or game.iterations):
         state = game.sample(belief, rng)
         _iterate(game, root, state, seat, allowed, rng)
     stats = [(child.visits, child.total / max(child.visits, 1), key) for key, child in root.children.items()]
     best = max(stats, key=lambda s: (s[0], s[1]), default=None)
     return dict(allowed[best[2]]) if best else candidates[0]
+
+
+def _flat(
+    game: Game, belief: Any, seat: int, allowed: dict[Any, Action], favourite: Any, rng: random.Random, budget: int
+) -> Any:
+    """Play every candidate out on the same deals and dice; return the key of the best (the favourite unless beaten).
+
+    Common deals and dice make the comparison paired: the luck of a deal falls on every
+    candidate alike, so few playouts tell the moves apart.
+    """
+    totals = dict.fromkeys(allowed, 0.0)
+    for _ in range(max(1, budget // len(allowed))):
+        start = game.sample(belief, rng)
+        seed = rng.getrandbits(64)
+        for key, action in allowed.items():
+            totals[key] += _play_out(game, start, seat, action, random.Random(seed))[seat]
+    bar = totals[favourite] + FLAT_MARGIN * max(1, budget // len(allowed)) if favourite is not None else -math.inf
+    best = max(totals, key=lambda key: totals[key])
+    return best if totals[best] > bar else favourite
+
+
+def _play_out(game: Game, start: Any, seat: int, action: Action, rng: random.Random) -> Values:
+    """Play `action` and then the rollout policy to the game's horizon; return every seat's value."""
+    rules = game.rules
+    chance = DrawnChance(rng.randrange)
+    state = simulate.apply(rules, start, seat, action, chance)
+    moves = 1
+    while True:
+        state = simulate.settle(rules, state, chance)
+        to_act = rules.to_act(state)
+        values = game.evaluate(start, state, moves if to_act else 1 << 30)
+        if values is not None:
+            return values
+        assert to_act, "a game's evaluate judges every state nobody can act in"
+        actor = min(to_act)
+        move = _rollout_move(game, state, actor, rng)
+        try:
+            state = simulate.apply(rules, state, actor, move, chance)
+        except RuleError:  # a proposed rollout move the rules refuse: play a legal one instead
+            state = simulate.apply(rules, state, actor, rng.choice(rules.legal_actions(state, actor)), chance)
+        moves += 1
 
 
 def _iterate(game: Game, root: _Node, start: Any, seat: int, allowed: dict[Any, Action], rng: random.Random) -> None:
@@ -190,6 +253,22 @@ def _rollout_move(game: Game, state: Any, actor: int, rng: random.Random) -> Act
     return action
 
 
+def guided(rules: Rules, seat_view: SeatView, policy: Policy) -> Rollout:
+    """Return a rollout that plays `policy` on each seat's view of the determinised state.
+
+    The state is one the search dealt from its own belief, never the real one, so reading
+    any seat's view of it is fair: the policy plays each seat as that seat would see it.
+    """
+
+    def rollout(state: Any, seat: int, rng: random.Random) -> Action | None:
+        legal = rules.legal_actions(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        return policy({"state": seat_view(state, seat), "you": seat}, legal, rng)
+
+    return rollout
+
+
 def places_to_values(places: Sequence[int]) -> list[float]:
     """Map places (1 best) to values in [0, 1]: first 1, last 0, shared places alike."""
     n = len(places)
@@ -204,6 +283,16 @@ def spread(scores: Sequence[float], higher_is_better: bool = True) -> list[float
     if higher_is_better:
         return [(s - low) / (high - low) for s in scores]
     return [(high - s) / (high - low) for s in scores]
+
+
+def ahead(scores: Sequence[float], scale: float, higher_is_better: bool = True) -> list[float]:
+    """Map scores to (0, 1) by each seat's lead over the best other seat: 0.5 level, `scale` ahead about 0.73."""
+    sign = 1.0 if higher_is_better else -1.0
+    values = []
+    for seat, mine in enumerate(scores):
+        rival = max(sign * s for other, s in enumerate(scores) if other != seat) if len(scores) > 1 else sign * mine
+        values.append(1.0 / (1.0 + math.exp((rival - sign * mine) / scale)))
+    return values
 
 
 def bot(game: Game, iterations: int | None = None) -> Callable[..., dict[str, Any]]:

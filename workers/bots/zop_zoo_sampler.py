@@ -4,6 +4,9 @@ Every black card is in a row, beside one, on the discard pile, in the drawing
 player's hand or in the deck; the redacted log shows all but the deck. So the
 deck holds exactly the black cards seen nowhere else, in an order nobody
 knows: a uniform shuffle of them is a state the seat cannot tell from the real one.
+
+The search is flat (`mcts.Game.flat`): the heuristic plays every seat out to
+the round's end, and the heuristic's move stands unless another leads by more.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from domain.game import CORE_EVENTS
 from domain.games.zop_zoo import RULES
 from domain.games.zop_zoo.state import State
 from domain.values import changed
-from workers.bots.mcts import Game, Values, places_to_values, spread
+from projections import projection_for
+from workers.bots import zop_zoo as heuristic
+from workers.bots.mcts import Game, Values, ahead, guided, places_to_values
 
 _DECK_EVENTS = ("RoundDealt", "BlackDeckRefilled")
 
@@ -51,15 +56,25 @@ def sample(belief: tuple[State, list[str]], rng: random.Random) -> State:
 
 
 def evaluate(start: State, state: State, moves: int) -> Values | None:
-    """Score at the end of the round (or the game): the totals, higher is better."""
+    """Value the places at the end of the game, else at the end of the round each seat's lead in the totals."""
     result = RULES.result(state)
     if result is not None:
         return places_to_values(result.places)
     if state.round != start.round or moves > ROLLOUT_CAP:
-        return spread(state.totals)
+        return ahead(state.totals, LEAD)
     return None
 
 
 ROLLOUT_CAP = 400
+LEAD = 150.0  # points ahead that make a round's end look about three to one good
 
-GAME = Game(rules=RULES, believe=believe, sample=sample, evaluate=evaluate, iterations=60)
+GAME = Game(
+    rules=RULES,
+    believe=believe,
+    sample=sample,
+    evaluate=evaluate,
+    rollout=guided(RULES, projection_for("zop-zoo").seat_view, heuristic.heuristic),
+    prior=heuristic.heuristic,
+    flat=True,
+    iterations=120,
+)
