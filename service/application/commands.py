@@ -15,27 +15,18 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from domain.commitments import CHAIN_VERSION
 from domain.events import Event, RecordedEvent, Seal
 from service.adapters.cache import AggregateCache
+from service.adapters.snapshots import Chained
 from service.adapters.store import DueMark, EventStore
 from service.errors import VersionConflict
 
 # Conflicts happen only under contention (many rating jobs of one game type at
 # once, say); each attempt catches up first, so a few suffice.
 MAX_ATTEMPTS = 20
-
-
-class Chained(Protocol):
-    """An aggregate on a hash chain: its version and the hash of its last event."""
-
-    @property
-    def version(self) -> int: ...
-
-    @property
-    def last_hash(self) -> str: ...
 
 
 A = TypeVar("A", bound=Chained)

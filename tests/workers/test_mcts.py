@@ -105,12 +105,7 @@ def test_the_bot_chooses_the_same_move_in_two_games_that_differ_only_in_cards_it
     assert game_view(other, seat) == game_view(real, seat)
     assert redact_log(other.type, other_log, seat) == redact_log(real.type, table.log, seat)
     bot = mcts_bot(life_is_life_sampler.GAME, iterations=30)
-    choices = []
-    for game, log in ((real, table.log), (other, other_log)):
-        view = game_view(game, seat)
-        view["log"] = redact_log(game.type, log, seat)
-        choices.append(bot(view, view["legal_actions"], bot_rng(game.id, game.version, seat)))
-    assert choices[0] == choices[1]
+    assert _choice(bot, real, table.log, seat) == _choice(bot, other, other_log, seat)
 
 
 def test_the_flat_search_chooses_the_same_move_whatever_the_cards_it_cannot_see() -> None:
@@ -127,12 +122,14 @@ def test_the_flat_search_chooses_the_same_move_whatever_the_cards_it_cannot_see(
     assert other.rules_state.hands != real.rules_state.hands
     assert game_view(other, seat) == game_view(real, seat)
     bot = bot_for("bloede-kuh", "mcts", 60)
-    choices = []
-    for game, log in ((real, table.log), (other, other_log)):
-        view = game_view(game, seat)
-        view["log"] = redact_log(game.type, log, seat)
-        choices.append(bot(view, view["legal_actions"], bot_rng(game.id, game.version, seat)))
-    assert choices[0] == choices[1]
+    assert _choice(bot, real, table.log, seat) == _choice(bot, other, other_log, seat)
+
+
+def _choice(bot: Any, game: Any, log: Any, seat: int) -> Any:
+    """Return the bot's move from what `seat` is handed of `game`: its view and its redacted log."""
+    view = game_view(game, seat)
+    view["log"] = redact_log(game.type, log, seat)
+    return bot(view, view["legal_actions"], bot_rng(game.id, game.version, seat))
 
 
 @pytest.mark.parametrize(("game_type", "seats"), [t for t in TABLES if t[0] != "life-is-life"])

@@ -164,11 +164,7 @@ def _play_out(game: Game, start: Any, seat: int, action: Action, rng: random.Ran
             return values
         assert to_act, "a game's evaluate judges every state nobody can act in"
         actor = min(to_act)
-        move = _rollout_move(game, state, actor, rng)
-        try:
-            state = simulate.apply(rules, state, actor, move, chance)
-        except RuleError:  # a proposed rollout move the rules refuse: play a legal one instead
-            state = simulate.apply(rules, state, actor, rng.choice(rules.legal_actions(state, actor)), chance)
+        state = _apply(rules, state, actor, _rollout_move(game, state, actor, rng), chance, rng)
         moves += 1
 
 
@@ -201,10 +197,7 @@ def _iterate(game: Game, root: _Node, start: Any, seat: int, allowed: dict[Any, 
             node = child.node
         else:
             action = _rollout_move(game, state, actor, rng)
-        try:
-            state = simulate.apply(rules, state, actor, action, chance)
-        except RuleError:  # a proposed rollout move the rules refuse: play a legal one instead
-            state = simulate.apply(rules, state, actor, rng.choice(rules.legal_actions(state, actor)), chance)
+        state = _apply(rules, state, actor, action, chance, rng)
         moves += 1
     if values is None:
         return
@@ -243,6 +236,14 @@ def _select(
         if score > best_score:
             best_key, best_score = key, score
     return actions[best_key], children[best_key]
+
+
+def _apply(rules: Rules, state: Any, actor: int, action: Action, chance: DrawnChance, rng: random.Random) -> Any:
+    """Return the state after `actor` plays `action`, or a random legal move if the rules refuse a proposed one."""
+    try:
+        return simulate.apply(rules, state, actor, action, chance)
+    except RuleError:
+        return simulate.apply(rules, state, actor, rng.choice(rules.legal_actions(state, actor)), chance)
 
 
 def _rollout_move(game: Game, state: Any, actor: int, rng: random.Random) -> Action:
