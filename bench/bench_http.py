@@ -36,12 +36,9 @@ import time
 import uuid
 from pathlib import Path
 
-from redis import Redis
-from redis.cluster import RedisCluster
-
 from service.adapters.connections import connect, is_cluster_url
 from tests.support.cluster import OwnCluster
-from tests.support.processes import forget_rq
+from tests.support.processes import remove_run
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -180,7 +177,7 @@ def redis_benchmark(url: str, clients: int, cluster: bool = False) -> str:
     try:
         out = subprocess.run(command, capture_output=True, text=True, timeout=60).stdout.strip()
     finally:
-        remove_keys(connect(url), name)
+        remove_run(connect(url), name)
     last = out.splitlines()[-1] if out else ""
     return last.rsplit(":", 1)[-1].strip() if ":" in last else "no output"
 
@@ -241,15 +238,7 @@ def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Na
             except subprocess.TimeoutExpired:
                 process.kill()
         for url in dict.fromkeys([store_url, rq_url]):
-            remove_keys(connect(url), prefix)
-        forget_rq(Redis.from_url(rq_url), prefix)
-
-
-def remove_keys(redis: Redis | RedisCluster, prefix: str) -> None:
-    """Delete every key whose name holds `prefix` (on a cluster, on every master)."""
-    keys = list(redis.scan_iter(match=f"*{prefix}*", count=1000))
-    for start in range(0, len(keys), 1000):
-        redis.delete(*keys[start : start + 1000])
+            remove_run(connect(url), prefix)
 
 
 def main() -> int:

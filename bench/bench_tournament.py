@@ -27,6 +27,7 @@ from domain.tournament.scoring import resolve
 from domain.tournament.state import ACTIVE, Entrant, Round, Table, Tournament
 from service.bootstrap import build
 from service.cli.tournament import run_tournament
+from tests.support.processes import remove_run
 
 
 def bench_pairing(players: int = 1000, rounds: int = 5) -> None:
@@ -114,10 +115,7 @@ def main() -> None:
         try:
             bench_tournament(build(redis, prefix, inline_jobs=False), "Redis + RQ, one in-process worker")
         finally:
-            keys = list(redis.scan_iter(match=f"*{prefix}*", count=1000))
-            for chunk in range(0, len(keys), 1000):
-                redis.delete(*keys[chunk : chunk + 1000])
-            redis.srem("rq:queues", f"rq:queue:{prefix}")
+            remove_run(redis, prefix)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from rq import Queue, Worker
 from service.bootstrap import Services, build
 from service.http import create_app
 from tests.support.cluster import OwnCluster
-from tests.support.processes import Processes, forget_rq, url_of, wait_for
+from tests.support.processes import Processes, remove_run, url_of, wait_for
 from tests.support.services import REAL_REDIS
 
 pytestmark = [pytest.mark.cluster, pytest.mark.redis]
@@ -44,10 +44,7 @@ def deployment(redis_cluster: OwnCluster, cluster_client, tmp_path: Path) -> Ite
     finally:
         processes.stop_all()
         for client in (cluster_client, REAL_REDIS):
-            keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
-            if keys:
-                client.delete(*keys)
-        forget_rq(REAL_REDIS, prefix)
+            remove_run(client, prefix)
 
 
 def play_seat_0(client, game_id: str, token: str) -> dict:

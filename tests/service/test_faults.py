@@ -28,10 +28,10 @@ from tests.support.processes import (
     Processes,
     Watch,
     children_of,
-    forget_rq,
     free_port,
     has_ended,
     http,
+    remove_run,
     url_of,
     wait_for,
 )
@@ -61,10 +61,7 @@ def real() -> Iterator[tuple[redis.Redis, str]]:
         pytest.skip("SKIPPED: no Redis server at REDIS_URL")
     prefix = f"test-{uuid.uuid4().hex[:12]}"
     yield REAL_REDIS, prefix
-    keys = list(REAL_REDIS.scan_iter(match=f"*{prefix}*", count=1000))
-    if keys:
-        REAL_REDIS.delete(*keys)
-    forget_rq(REAL_REDIS, prefix)
+    remove_run(REAL_REDIS, prefix)
 
 
 def all_bot_game(services: Services, seed: str) -> str:

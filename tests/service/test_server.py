@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from service.cli.server import ApiServer, gunicorn_options
-from tests.support.processes import Processes, children_of, forget_rq, free_port, has_ended, http, wait_for
+from tests.support.processes import Processes, children_of, free_port, has_ended, http, remove_run, wait_for
 from tests.support.services import REAL_REDIS
 
 
@@ -52,10 +52,7 @@ def granian(tmp_path: Path) -> Iterator[tuple[str, Any, Processes]]:
             server.wait(15)
         finally:
             processes.stop_all()  # what did not stop is killed, with its children
-            keys = list(REAL_REDIS.scan_iter(match=f"*{prefix}*", count=1000))
-            if keys:
-                REAL_REDIS.delete(*keys)
-            forget_rq(REAL_REDIS, prefix)
+            remove_run(REAL_REDIS, prefix)
 
 
 @pytest.mark.redis

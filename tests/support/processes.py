@@ -157,6 +157,14 @@ class OwnRedis:
         self.process.wait(10)
 
 
+def remove_run(client: redis.Redis | RedisCluster, prefix: str) -> None:
+    """Delete every key whose name holds a run's prefix (on a cluster, on every master), and forget its RQ names."""
+    keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
+    for start in range(0, len(keys), 1000):
+        client.delete(*keys[start : start + 1000])
+    forget_rq(client, prefix)
+
+
 def forget_rq(client: redis.Redis | RedisCluster, prefix: str) -> None:
     """Remove a run's queues and workers from RQ's registries (a killed worker never deregisters itself)."""
     for registry in ("rq:queues", "rq:workers"):

@@ -24,7 +24,7 @@ from service.bootstrap import Services, build
 from service.http import create_app
 from tests.support.cluster import OwnCluster, cluster_tools_missing
 from tests.support.openapi import SpecCheckingClient
-from tests.support.processes import forget_rq
+from tests.support.processes import remove_run
 
 # Every test client of every app the service and worker tests build checks each response against openapi.yaml.
 Flask.test_client_class = SpecCheckingClient
@@ -116,10 +116,7 @@ def prefix(redis_client: redis.Redis | RedisCluster) -> Iterator[str]:
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
     # Our own keys, and RQ's for this run (its queue and job ids carry the prefix).
-    keys = list(redis_client.scan_iter(match=f"*{name}*", count=1000))
-    if keys:
-        redis_client.delete(*keys)
-    forget_rq(redis_client, name)
+    remove_run(redis_client, name)
 
 
 @pytest.fixture
