@@ -9,11 +9,12 @@ import pytest
 
 from domain.games.animals_on_board import RULES
 from domain.games.animals_on_board.state import State
+from domain.games.animals_on_board.tiles import HIDDEN, TILE_KEY
 from projections import animals_on_board as projection
 from projections.game import game_view
 from tests.support.animals_on_board import make_state
 from tests.support.tables import new_table, play_bots
-from workers.bots.animals_on_board import heuristic
+from workers.bots.animals_on_board import Gains, heuristic, worth
 
 GAME = "animals-on-board"
 
@@ -55,3 +56,15 @@ def test_heuristic_keeps_its_best_tile_at_setup() -> None:
     action = heuristic(view, view["legal_actions"], random.Random(0))
     hand = table.game.rules_state.hands[0]
     assert action == {"type": "keep", "tile": max(hand, key=lambda t: int(t[-1]))}
+
+
+def test_a_groups_gain_is_the_difference_of_the_two_arks_worths() -> None:
+    # Gains tallies the ark once and adds a group's species; it must agree with weighing both arks whole.
+    rng = random.Random(7)
+    tiles = [*TILE_KEY, HIDDEN]
+    for _ in range(2000):
+        ark = rng.sample(tiles, rng.randrange(0, 14))
+        group = rng.sample([t for t in tiles if t not in ark or t == HIDDEN], rng.randrange(1, 6))
+        last_round = rng.random() < 0.5
+        gains = Gains(ark, last_round)
+        assert gains(group) == worth(ark + group, last_round) - worth(ark, last_round) - len(group)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from domain.games.animals_on_board.tiles import HERD_POINTS, HIDDEN, MAX_CRATES, TILE_KEY, value_of
@@ -33,7 +32,7 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     ark = list(me["ark"])
     crates = me["crates"]
     centre = state["centre"]
-    gain = _Gains(ark, last_round)
+    gain = Gains(ark, last_round)
     takes = [a for a in legal if a["type"] == "take"]
     best_take = max(takes, key=lambda a: gain(centre[a["group"]]), default=None)
     take_gain = gain(centre[best_take["group"]]) if best_take else float("-inf")
@@ -48,13 +47,17 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     return split
 
 
-@lru_cache(maxsize=1 << 14)
-def _worth_of(tiles: tuple[str, ...], last_round: bool) -> float:
-    """Estimate an ark's points (its tiles sorted): singles at face value, herds 5 each, pairs by hope."""
-    # Every term is a whole number, so the sum is exact in any order.
+def worth(tiles: list[str], last_round: bool) -> float:
+    """Estimate an ark's points: singles at face value, herds 5 each, pairs by hope, the face-down tile a guess."""
+    hidden, counts, best = _tally(tiles)
+    return HIDDEN_GUESS * hidden + sum(_herd(n, best[s], last_round) for s, n in counts.items()) - _overflow(len(tiles))
+
+
+def _tally(tiles: list[str]) -> tuple[int, dict[int, int], dict[int, int]]:
+    """Return the face-down tiles' count, and each species' count and best value."""
+    hidden = 0
     counts: dict[int, int] = {}
     best: dict[int, int] = {}
-    hidden = 0
     for t in tiles:
         if t == HIDDEN:
             hidden += 1
@@ -63,35 +66,59 @@ def _worth_of(tiles: tuple[str, ...], last_round: bool) -> float:
         counts[species] = counts.get(species, 0) + 1
         if value > best.get(species, 0):
             best[species] = value
-    total = HIDDEN_GUESS * hidden
-    for species, n in counts.items():
-        if n == 1:
-            total += best[species]
-        elif n == 2:
-            total += 0.0 if last_round else PAIR_HOPE
-        else:
-            total += HERD_POINTS * n
-    if len(tiles) > 10:  # room on the ark is short; extra tiles are trimmed
-        total -= 2.0 * (len(tiles) - 10)
-    return total
+    return hidden, counts, best
 
 
-class _Gains:
-    """What taking a group adds to one ark, net of the crates it costs (the ark's own worth weighed once)."""
+def _herd(n: int, best: int, last_round: bool) -> float:
+    """Return what `n` tiles of one species (the best worth `best`) are worth on an ark."""
+    if n == 0:
+        return 0.0
+    if n == 1:
+        return best
+    if n == 2:
+        return 0.0 if last_round else PAIR_HOPE
+    return HERD_POINTS * n
+
+
+def _overflow(size: int) -> float:
+    """Room on the ark is short: tiles past the tenth are trimmed."""
+    return 2.0 * (size - 10) if size > 10 else 0.0
+
+
+class Gains:
+    """What taking a group adds to one ark, net of the crates it costs: `worth(ark + group) - worth(ark) - crates`.
+
+    A turn weighs many groups, often the same ones, against the same ark: the
+    ark is tallied once, a group only changes the species it holds, and each
+    group's gain is kept. Every term is a whole number, so the difference is
+    exactly the one of the two worths.
+    """
 
     def __init__(self, ark: list[str], last_round: bool) -> None:
-        self.ark = ark
         self.last_round = last_round
-        self.now = _worth_of(tuple(sorted(ark)), last_round)
+        self.size = len(ark)
+        self.hidden, self.counts, self.best = _tally(ark)
+        self._known: dict[tuple[str, ...], float] = {}
 
     def __call__(self, group: list[str]) -> float:
-        # The order of the tiles does not matter, and a turn weighs the same arks many times.
-        worth = _worth_of(tuple(sorted(self.ark + group)), self.last_round)
-        return worth - self.now - CRATE * len(group)
+        key = tuple(group)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = self._gain(group)
+        return known
+
+    def _gain(self, group: list[str]) -> float:
+        hidden, counts, best = _tally(group)
+        gain = HIDDEN_GUESS * hidden - CRATE * len(group) - _overflow(self.size + len(group)) + _overflow(self.size)
+        for species, n in counts.items():
+            had, had_best = self.counts.get(species, 0), self.best.get(species, 0)
+            now_best = best[species] if best[species] > had_best else had_best
+            gain += _herd(had + n, now_best, self.last_round) - _herd(had, had_best, self.last_round)
+        return gain
 
 
 def _best_split(
-    gain: _Gains, crates: int, centre: list[list[str]], legal: list[dict[str, Any]]
+    gain: Gains, crates: int, centre: list[list[str]], legal: list[dict[str, Any]]
 ) -> tuple[dict[str, Any] | None, float]:
     """Carve out of some group the tiles we want most, sized to what we can pay next turn."""
     splittable = sorted({a["group"] for a in legal if a["type"] == "split"})
@@ -99,15 +126,16 @@ def _best_split(
     best: tuple[dict[str, Any] | None, float] = (None, float("-inf"))
     for g in splittable:
         group = centre[g]
-        for first in _candidates(gain, group, budget):
+        for first in split_candidates(gain, group, budget):
             rest = [t for t in group if t not in first]
-            value = max((gain(part) for part in (first, rest) if len(part) <= budget), default=-1.0)
+            affordable = [gain(part) for part in (first, rest) if len(part) <= budget]
+            value = max(affordable) if affordable else -1.0
             if value > best[1]:
                 best = ({"type": "split", "group": g, "first": first}, value)
     return best
 
 
-def _candidates(gain: _Gains, group: list[str], budget: int) -> list[list[str]]:
+def split_candidates(gain: Gains, group: list[str], budget: int) -> list[list[str]]:
     """Proper subsets worth trying: the best k tiles for us, and each species whole."""
     ranked = sorted(group, key=lambda t: gain([t]), reverse=True)
     out = [ranked[:k] for k in range(1, min(budget, len(group) - 1) + 1)]

@@ -131,7 +131,7 @@ def shortlist(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
         return legal
     state = view["state"]
     me, centre = state["you"], state["centre"]
-    gain = heuristic._Gains(list(me["ark"]), any(p["announced"] for p in state["players"]))
+    gain = heuristic.Gains(list(me["ark"]), any(p["announced"] for p in state["players"]))
     crates = me["crates"]
     budget = crates + 1 if crates < MAX_CRATES else MAX_CRATES - 1
     rated: dict[Any, tuple[float, dict[str, Any]]] = {}
@@ -140,7 +140,7 @@ def shortlist(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
             rated[key_of(action)] = (gain(centre[action["group"]]), action)
     for g in sorted({a["group"] for a in legal if a["type"] == "split"}):
         group = centre[g]
-        for first in heuristic._candidates(gain, group, budget):
+        for first in heuristic.split_candidates(gain, group, budget):
             rest = [t for t in group if t not in first]
             value = max((gain(part) for part in (first, rest) if len(part) <= budget), default=-1.0)
             action = _listed(centre, {"type": "split", "group": g, "first": first})
