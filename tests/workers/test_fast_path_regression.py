@@ -160,11 +160,11 @@ MCTS: dict[tuple[str, int], str] = {
     ("life-is-life", 3): "76ea670e1b210b96",
     ("life-is-life", 4): "5033dd728f155f8d",
     ("life-is-life", 5): "82c73d8338febb0f",
-    ("zop-zoo", 2): "44b2213fc43e9da3",
-    ("zop-zoo", 3): "a04bd37828a90ddc",
-    ("zop-zoo", 4): "c06a88423ffee2fb",
-    ("zop-zoo", 5): "78625469f6433834",
-    ("zop-zoo", 6): "573c28da68290acb",
+    ("zop-zoo", 2): "d9cc14ea2328aeed",
+    ("zop-zoo", 3): "21c38a3f3773c9ed",
+    ("zop-zoo", 4): "5bc5a740499fdeb4",
+    ("zop-zoo", 5): "c5ae2b3c6b5609de",
+    ("zop-zoo", 6): "d7efdb5eb82b5229",
 }
 
 

@@ -78,6 +78,9 @@ class Game:
     # Search flat: every candidate played out on the same deals and dice, no tree; `prior`'s move stands unless beaten.
     flat: bool = False
     prior: Policy | None = None
+    # Flat only: `prior`'s move also stands unless another's paired lead over it is this many standard errors
+    # (0: the margin alone). Where most candidates are alike, it keeps the search from following the noise.
+    confidence: float = 0.0
 
 
 @dataclass
@@ -140,14 +143,31 @@ def _flat(
     candidate alike, so few playouts tell the moves apart.
     """
     totals = dict.fromkeys(allowed, 0.0)
-    for _ in range(max(1, budget // len(allowed))):
+    values: dict[Any, list[float]] = {key: [] for key in allowed}
+    deals = max(1, budget // len(allowed))
+    for _ in range(deals):
         start = game.sample(belief, rng)
         seed = rng.getrandbits(64)
         for key, action in allowed.items():
-            totals[key] += _play_out(game, start, seat, action, random.Random(seed))[seat]
-    bar = totals[favourite] + FLAT_MARGIN * max(1, budget // len(allowed)) if favourite is not None else -math.inf
+            value = _play_out(game, start, seat, action, random.Random(seed))[seat]
+            totals[key] += value
+            values[key].append(value)
+    bar = totals[favourite] + FLAT_MARGIN * deals if favourite is not None else -math.inf
+    if game.confidence and favourite is not None and deals > 1:
+        # Only moves whose paired lead over the favourite is also significant may replace it.
+        unsure = {key for key in allowed if not _significant(values[key], values[favourite], game.confidence)}
+        totals = {key: total for key, total in totals.items() if key not in unsure or key == favourite}
     best = max(totals, key=lambda key: totals[key])
     return best if totals[best] > bar else favourite
+
+
+def _significant(mine: Sequence[float], theirs: Sequence[float], z: float) -> bool:
+    """Tell whether `mine` leads `theirs` (paired samples) by more than `z` standard errors."""
+    diffs = [a - b for a, b in zip(mine, theirs)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * math.sqrt(variance / n)
 
 
 def _play_out(game: Game, start: Any, seat: int, action: Action, rng: random.Random) -> Values:

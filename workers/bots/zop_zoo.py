@@ -23,17 +23,27 @@ def heuristic(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     if kind == "use_mole":
         wanted = bool((state.get("pending") or {}).get("dig_finds"))
         return next(action for action in legal if (action["type"] == "use_mole") == wanted)
+    if kind in ("give", "take_card", "swap"):
+        return ranked(view, legal)[0]
+    return rng.choice(legal)
+
+
+def ranked(view: Mapping[str, Any], legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Order a specialty's uses (give, take_card or swap) best first, as the heuristic rates them."""
+    state = view["state"]
     worth = _worth(state)
     totals = [player["total"] for player in state["players"]]
+    kind = legal[0]["type"]
     if kind == "give":
         # Shed the least valuable piece, preferably onto the leader.
-        return min(legal, key=lambda action: (worth[action["card"]], -totals[action["to"]]))
+        return sorted(legal, key=lambda action: (worth[action["card"]], -totals[action["to"]]))
     if kind == "take_card":
         # Take the most valuable piece, preferably from the leader.
-        return max(legal, key=lambda action: (worth[action["card"]], totals[action["from"]]))
-    if kind == "swap":
-        return max(legal, key=lambda action: (worth[action["for"]] - worth[action["card"]], totals[action["with"]]))
-    return rng.choice(legal)
+        return sorted(legal, key=lambda action: (worth[action["card"]], totals[action["from"]]), reverse=True)
+    # swap: gain the most worth, preferably from the leader.
+    return sorted(
+        legal, key=lambda action: (worth[action["for"]] - worth[action["card"]], totals[action["with"]]), reverse=True
+    )
 
 
 def _potential(state: Mapping[str, Any], me: int, card: str) -> tuple[bool, int]:

@@ -6,7 +6,11 @@ deck holds exactly the black cards seen nowhere else, in an order nobody
 knows: a uniform shuffle of them is a state the seat cannot tell from the real one.
 
 The search is flat (`mcts.Game.flat`): the heuristic plays every seat out to
-the round's end, and the heuristic's move stands unless another leads by more.
+the round's end, and the heuristic's move stands unless another leads by more
+than the margin and by two standard errors of the paired difference (most of a
+wild card's places are alike to the search, so it would otherwise follow the noise).
+`shortlist` leaves the plain MOLE choices to the heuristic and searches a few moves
+of the rest, so the playouts go where a choice is open.
 """
 
 from __future__ import annotations
@@ -65,8 +69,37 @@ def evaluate(start: State, state: State, moves: int) -> Values | None:
     return None
 
 
+def shortlist(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
+    """Keep the moves worth searching: where a MOLE's use is plain, the heuristic's; else a few.
+
+    - A MOLE drawn from the deck: using it takes what it finds and draws again, and with
+      nothing found it ends the turn just as declining does; one on the discard pile that
+      finds nothing only ends the turn. Only a find on the discard pile (dig, or draw) is a choice.
+    - A wild card: the heuristic's card (the cheapest that still keeps the row from winning)
+      or the worst uncovered minus card, which saves its points if someone else wins the round.
+      Most other cards are alike to the search (their matches are somewhere in the deck).
+    - A HYENA, RACCOON or EARTHWORM: the heuristic's best few (of up to a hundred with 4 seats).
+    """
+    kind = legal[0]["type"]
+    if kind == "use_mole":
+        pending = view["state"].get("pending") or {}
+        if pending.get("source") == "deck" or not pending.get("dig_finds"):
+            return [heuristic.heuristic(view, legal, rng)]
+        return legal
+    if kind == "place_wild":
+        row = {stack["card"]: stack for stack in view["state"]["players"][view["you"]]["row"]}
+        choice = heuristic.heuristic(view, legal, rng)
+        minus = [action for action in legal if row[action["card"]]["base"]["kind"] == "minus"]
+        worst = min(minus, key=lambda action: row[action["card"]]["base"]["value"], default=choice)
+        return [choice] if worst == choice else [choice, worst]
+    if kind in ("give", "take_card", "swap"):
+        return heuristic.ranked(view, legal)[:SPECIALTY_SHORTLIST]
+    return legal
+
+
 ROLLOUT_CAP = 400
 LEAD = 150.0  # points ahead that make a round's end look about three to one good
+SPECIALTY_SHORTLIST = 4
 
 GAME = Game(
     rules=RULES,
@@ -74,7 +107,9 @@ GAME = Game(
     sample=sample,
     evaluate=evaluate,
     rollout=guided(RULES, projection_for("zop-zoo").seat_view, heuristic.heuristic),
+    shortlist=shortlist,
     prior=heuristic.heuristic,
     flat=True,
-    iterations=120,
+    iterations=140,
+    confidence=2.0,
 )
