@@ -15,6 +15,7 @@ from redis import Redis
 from domain.audit import audit
 from domain.export import export_lines, header
 from service.bootstrap import build
+from tests.support.processes import remove_run
 from tests.support.tables import new_table, play_randomly
 
 GAMES = {"life-is-life": 4, "animals-on-board": 4, "bloede-kuh": 4, "zop-zoo": 4}
@@ -70,9 +71,7 @@ def main() -> None:
         elapsed = time.perf_counter() - start
         print(f"import (audit included) {len(long)} events: {elapsed:.2f} s ({len(long) / elapsed:,.0f} events/s)")
     finally:
-        keys = list(redis.scan_iter(match=f"*{prefix}*", count=1000))
-        if keys:
-            redis.delete(*keys)
+        remove_run(redis, prefix)
 
 
 if __name__ == "__main__":

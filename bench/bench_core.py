@@ -21,6 +21,7 @@ from domain.events import GENESIS_HASH, Event, record
 from domain.game import replay
 from service.bootstrap import build
 from service.http import create_app
+from tests.support.processes import remove_run
 
 N_APPENDS = 5000
 
@@ -128,9 +129,7 @@ def main() -> None:
         append_ratio(redis, prefix)
         view_ratio(redis, prefix)
     finally:
-        keys = list(redis.scan_iter(match=f"*{prefix}*", count=1000))
-        if keys:
-            redis.delete(*keys)
+        remove_run(redis, prefix)
 
 
 if __name__ == "__main__":

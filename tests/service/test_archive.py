@@ -10,6 +10,7 @@ import pytest
 from service.cli import main as menagerie
 from service.http import create_app
 from tests.support.openapi import check_response
+from tests.support.processes import remove_run
 from tests.support.services import on_every_store
 
 redis_client = on_every_store()
@@ -179,6 +180,4 @@ def test_the_import_and_archive_commands_work_on_a_real_redis(tmp_path, monkeypa
         assert menagerie(["audit", str(out)]) == 0
         assert menagerie(["archive", "g1", str(out)]) == 1  # gone now
     finally:
-        keys = list(REAL_REDIS.scan_iter(match=f"*{prefix}*"))
-        if keys:
-            REAL_REDIS.delete(*keys)
+        remove_run(REAL_REDIS, prefix)
