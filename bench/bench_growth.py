@@ -46,6 +46,7 @@ from service.adapters.indexes import Directory
 from service.application.commands import Decision
 from service.bootstrap import Services, build
 from service.http import create_app
+from tests.support.processes import remove_run
 
 TARGET = {"target": 1_000_000}  # no game of Zop Zoo ends before it
 REPEATS = 100
@@ -227,7 +228,7 @@ def main() -> int:
         print(f"rated {args.rated} games in {time.perf_counter() - started:.0f} s")
         client = create_app(build(redis, prefix, inline_jobs=True), no_limits).test_client()
         first = timed(lambda: client.get("/games"))
-        deep = args.games // 2
+        deep = args.games // 2  # a cursor counts the older games still to come: a page from the middle
         for label, path in (("GET /games", "/games"), (f"GET /games?cursor={deep}", f"/games?cursor={deep}&limit=50")):
             response = client.get(path)
             assert response.status_code == 200 and len(response.json["games"]) == 50, response.json
@@ -254,15 +255,8 @@ def main() -> int:
         assert response.status_code == 200 and response.json["rated_games"] == args.rated, response.json
         print(f"{'the same without its snapshot':>28}: {cold_cpu:.0f} ms CPU / {cold_wall:.0f} ms wall (a full replay)")
     finally:
-        _clean(redis, prefix)
+        remove_run(redis, prefix)
     return 0
-
-
-def _clean(redis: Redis, prefix: str) -> None:
-    keys = list(redis.scan_iter(match=f"{prefix}*", count=5000))
-    for start in range(0, len(keys), 5000):
-        redis.delete(*keys[start : start + 5000])
-    redis.srem("rq:queues", f"rq:queue:{prefix}")
 
 
 if __name__ == "__main__":

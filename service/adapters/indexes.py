@@ -18,6 +18,33 @@ from service.adapters.store import text
 CLAIM_SECONDS = 300
 
 
+def newest_first(redis: StoreRedis, key: str, count: int, below: int = 0) -> tuple[list[str], int]:
+    """Return up to `count` members of a listing, newest first, and how many older ones are left after them.
+
+    `below` is what a previous page returned (0: start at the newest): it counts
+    members from the *oldest* end, so the games and tournaments created while a
+    client pages through (added at the newest end) do not shift its next page.
+    An offset from the newest end would show the client again, on its next
+    page, as many members as were created meanwhile. A member removed meanwhile
+    (an archived game) can at worst repeat one member, never skip one.
+    """
+    if below:
+        start = max(0, below - count)
+        members = redis.zrange(key, start, below - 1)
+        if start and len(members) < below - start:
+            # The listing shrank under the cursor (games archived since): go on from its present size.
+            size = int(redis.zcard(key))
+            if size < below:
+                return newest_first(redis, key, count, size) if size else ([], 0)
+        return [text(m) for m in reversed(members)], start
+    newest = [text(m) for m in redis.zrevrange(key, 0, count - 1)]
+    if not newest:
+        return [], 0
+    # The rank of the page's last member: new members, added above it, do not change it.
+    rank = cast(int | None, redis.zrank(key, newest[-1]))
+    return newest, int(rank) if rank is not None else max(0, int(redis.zcard(key)) - len(newest))
+
+
 class Directory:
     """The list of games, newest first."""
 
@@ -33,9 +60,9 @@ class Directory:
         """Unlist a game (after it has been archived)."""
         self.redis.zrem(f"{self.prefix}:games", game_id)
 
-    def recent_games(self, limit: int, start: int = 0) -> list[str]:
-        """Return the ids of the newest games, from position `start` (a page: O(log n + start + limit))."""
-        return [text(g) for g in self.redis.zrevrange(f"{self.prefix}:games", start, start + limit - 1)]
+    def recent_games(self, limit: int, below: int = 0) -> tuple[list[str], int]:
+        """Return a page of game ids, newest first, and how many older games are left (see `newest_first`)."""
+        return newest_first(self.redis, f"{self.prefix}:games", limit, below)
 
 
 class TournamentIndex:
@@ -54,10 +81,10 @@ class TournamentIndex:
         if game:
             self.redis.zadd(f"{self.prefix}:tournaments:{game}", {tournament_id: created})
 
-    def recent_tournaments(self, game: str | None, start: int, count: int) -> list[str]:
-        """Return tournament ids newest first, from position `start` (of one game type, if given)."""
+    def recent_tournaments(self, game: str | None, count: int, below: int = 0) -> tuple[list[str], int]:
+        """Return tournament ids newest first (of one game type, if given), and how many older are left."""
         key = f"{self.prefix}:tournaments" + (f":{game}" if game else "")
-        return [text(t) for t in self.redis.zrevrange(key, start, start + count - 1)]
+        return newest_first(self.redis, key, count, below)
 
     def link_game(self, game_id: str, tournament_id: str) -> None:
         """Remember that a game is played for a tournament."""

@@ -54,15 +54,20 @@ def audit(service: TournamentService, tournament_id: str) -> TournamentAuditRepo
 def listing(
     service: TournamentService, *, status: str | None, game: str | None, limit: int, cursor: int
 ) -> dict[str, Any]:
-    """Return a page of tournaments, newest first, and the cursor of the next page (None at the end)."""
+    """Return a page of tournaments, newest first, and the cursor of the next page (None at the end).
+
+    The cursor counts the tournaments older than the last one looked at
+    (`indexes.newest_first`); a status filter looks at up to SCAN_LIMIT of them a page.
+    """
     found: list[dict[str, Any]] = []
-    position = cursor
-    while len(found) < limit and position - cursor < SCAN_LIMIT:
-        ids = service.index.recent_tournaments(game, position, min(100, limit * 2))
-        if not ids:
-            return {"tournaments": found, "next": None}
-        for tournament_id in ids:
-            position += 1
+    below, scanned = cursor, 0
+    while len(found) < limit and scanned < SCAN_LIMIT:
+        ids, older = service.index.recent_tournaments(game, min(100, limit * 2), below)
+        below = older
+        for n, tournament_id in enumerate(ids):
+            scanned += 1
+            # What is left below this one: the older ones after the batch, and the rest of the batch.
+            below = older + len(ids) - 1 - n
             try:
                 tournament = service.load(tournament_id)
             except TournamentNotFound:
@@ -71,8 +76,9 @@ def listing(
                 found.append(summary(tournament))
                 if len(found) == limit:
                     break
-    more = bool(service.index.recent_tournaments(game, position, 1))
-    return {"tournaments": found, "next": position if more else None}
+        if below == 0:
+            break
+    return {"tournaments": found, "next": below or None}
 
 
 def summary(tournament: Tournament) -> dict[str, Any]:

@@ -83,18 +83,16 @@ def list_games() -> Any:
     """List the newest games (a lobby), a page at a time: public facts only."""
     args = query(GAME_LIST_QUERY)
     s = services()
-    # One more than the page tells whether there is a next page, without counting the whole index.
-    ids = s.directory.recent_games(args["limit"] + 1, start=args["cursor"])
+    ids, older = s.directory.recent_games(args["limit"], below=args["cursor"])
     listed = []
-    for game_id in ids[: args["limit"]]:
+    for game_id in ids:
         try:
             game = s.repository.load(game_id)
         except GameNotFound:
             continue
         view = game_view(game, None)
         listed.append({k: view[k] for k in ("id", "game", "version", "status", "seats", "to_act")})
-    more = len(ids) > args["limit"]
-    return jsonify({"games": listed, "next": args["cursor"] + args["limit"] if more else None})
+    return jsonify({"games": listed, "next": older or None})
 
 
 @games.get("/games/<game_id>")

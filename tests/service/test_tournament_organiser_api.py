@@ -81,12 +81,24 @@ def test_annulments_need_the_organiser_a_reason_and_a_recorded_result(client, st
         assert post(client, started, "annul", body, headers).status_code == status, body
 
 
+def test_a_filtered_listing_pages_through_every_match_once_while_tournaments_are_created(client, started):
+    made = [client.post("/tournaments", json={"game": "toy", "rounds": 1}).json["id"] for _ in range(5)]
+    seen: list[str] = []
+    cursor: int | None = 0
+    while cursor is not None:
+        page = client.get(f"/tournaments?limit=2&status=registering&cursor={cursor}").json
+        seen += [t["id"] for t in page["tournaments"]]
+        client.post("/tournaments", json={"game": "toy", "rounds": 1})  # newer than the pages still to come
+        cursor = page["next"]
+    assert seen[:2] == made[:2:-1] and seen[2:] == made[2::-1]  # the first page, then the rest; the active one left out
+
+
 def test_lists_standings_and_pairings(client, started):
     for _ in range(2):
         client.post("/tournaments", json={"game": "toy", "rounds": 1})
     page = client.get("/tournaments?limit=2")
     check_response("/tournaments", "get", page)
-    assert len(page.json["tournaments"]) == 2 and page.json["next"] == 2
+    assert len(page.json["tournaments"]) == 2 and page.json["next"] is not None
     rest = client.get(f"/tournaments?limit=2&cursor={page.json['next']}").json
     assert [t["id"] for t in rest["tournaments"]] == [started["id"]] and rest["next"] is None
     active = client.get("/tournaments?status=active&game=toy").json["tournaments"]
