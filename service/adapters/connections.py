@@ -18,8 +18,38 @@ from urllib.parse import unquote, urlsplit
 
 from redis import Redis
 from redis.cluster import ClusterNode, RedisCluster
+from redis.exceptions import (
+    ClusterError,
+    ConnectionError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    RedisClusterException,
+    SlotNotCoveredError,
+    TimeoutError,
+    TryAgainError,
+)
 
 StoreRedis = Redis | RedisCluster
+
+# What an outage of the store looks like to its client: no connection or no
+# answer in time; on a cluster, a failover under way (the cluster down, a slot
+# not yet covered or being moved, a demoted master refusing writes) or no node
+# reachable at all (redis-py raises its bare RedisClusterException then); a
+# Redis out of memory refusing writes. Each passes: the API answers 503
+# `store_unavailable` (retry with the same Idempotency-Key) and the steward
+# waits, where anything else would be a 500 or a dead thread.
+STORE_UNAVAILABLE: tuple[type[Exception], ...] = (
+    ConnectionError,
+    TimeoutError,
+    ClusterError,
+    SlotNotCoveredError,
+    TryAgainError,
+    ReadOnlyError,
+    OutOfMemoryError,
+    # Its other subclasses (a cross-slot transaction, a broken pipeline) are
+    # misuses our hash-tagged keys never make; SlotNotCoveredError is listed for the reader.
+    RedisClusterException,
+)
 
 CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}  # scheme -> TLS
 

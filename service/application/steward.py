@@ -19,9 +19,7 @@ import functools
 import logging
 import threading
 
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
-
+from service.adapters.connections import STORE_UNAVAILABLE
 from service.adapters.due import DueIndex
 from service.application.games import GameService
 from service.errors import NotFound
@@ -49,7 +47,7 @@ class Steward:
                 outcome = self.games.resume(game_id, clock_out=functools.partial(self.due.holds, game_id, lease))
             except NotFound:
                 outcome = "gone"
-            except (RedisConnectionError, RedisTimeoutError):
+            except STORE_UNAVAILABLE:
                 raise
             except Exception:  # noqa: BLE001 — one broken game must not stop the others; its lease retries it
                 log.exception("overdue step of game %s failed; retried when its lease runs out", game_id)
@@ -67,8 +65,13 @@ class Steward:
         while not stop.is_set():
             try:
                 claimed = self.run_once()
-            except (RedisConnectionError, RedisTimeoutError) as error:
+            except STORE_UNAVAILABLE as error:
                 log.warning("store unavailable (%s); the steward retries in %.1f s", error, backoff)
+                stop.wait(backoff)
+                backoff = min(max_backoff, backoff * 2)
+                continue
+            except Exception:  # noqa: BLE001 — a dead steward strands every game for good; a retry costs a log line
+                log.exception("the steward's claim failed; it retries in %.1f s", backoff)
                 stop.wait(backoff)
                 backoff = min(max_backoff, backoff * 2)
                 continue

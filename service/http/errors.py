@@ -13,11 +13,10 @@ import orjson
 from flask import Flask, Response, current_app, jsonify
 from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError, OptionsError, RuleError
+from service.adapters.connections import STORE_UNAVAILABLE
 from service.errors import BadRequest, Forbidden, NotFound, Refused, ServiceError, Unauthorized, VersionConflict
 from service.http.limits import retry_after_s
 
@@ -97,8 +96,6 @@ def register_error_handlers(app: Flask) -> None:
         response.headers["Retry-After"] = str(wait)
         return response, status
 
-    @app.errorhandler(RedisConnectionError)
-    @app.errorhandler(RedisTimeoutError)
     def _store_unavailable(error: Exception) -> Any:
         # Redis's message names hosts and ports, never a card; it stays in the log.
         log.warning("store unavailable: %s", error)
@@ -110,6 +107,9 @@ def register_error_handlers(app: Flask) -> None:
         )
         response.headers["Retry-After"] = str(RETRY_AFTER_S)
         return response, status
+
+    for unavailable in STORE_UNAVAILABLE:
+        app.register_error_handler(unavailable, _store_unavailable)
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Any:
