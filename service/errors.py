@@ -134,6 +134,18 @@ class Refused(ServiceError):
     code = "refused"
 
 
+class Busy(ServiceError):
+    """The service cannot take this request now; it may in `retry_after` seconds (HTTP 503, Retry-After)."""
+
+    code = "busy"
+
+
+class StreamsFull(Busy):
+    """This server process holds as many live streams as it may: one more would take a thread moves need."""
+
+    code = "streams_full"
+
+
 class IdempotencyKeyReused(Refused):
     """The same Idempotency-Key came with a different request."""
 

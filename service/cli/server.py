@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 # its worker restarted.
 THREADS = 8
 TIMEOUT_S = 30
-# granian's Python threads per worker process, and its limit on reading a request's headers.
+# granian's Python threads per worker process (at most 48 of them hold live streams:
+# service/http/streams.py), and its limit on reading a request's headers.
 GRANIAN_THREADS = 64
 HEADER_READ_TIMEOUT_S = 10
 

@@ -12,7 +12,7 @@ from service.http.errors import register_error_handlers
 from service.http.games import games
 from service.http.json import OrjsonProvider
 from service.http.limits import install_limits, limit_defaults
-from service.http.streams import streams
+from service.http.streams import max_streams_default, streams
 from service.http.tournaments import tournaments
 from service.http.views import install_views
 from service.web import web
@@ -27,6 +27,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config.update(limit_defaults())
+    app.config["MAX_STREAMS"] = max_streams_default()
     app.config.update(config or {})
     app.json = OrjsonProvider(app)
     # Served, the embedded jobs run beside the requests: a request is answered, bots play on.

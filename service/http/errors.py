@@ -17,7 +17,16 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError, OptionsError, RuleError
 from service.adapters.connections import STORE_UNAVAILABLE
-from service.errors import BadRequest, Forbidden, NotFound, Refused, ServiceError, Unauthorized, VersionConflict
+from service.errors import (
+    BadRequest,
+    Busy,
+    Forbidden,
+    NotFound,
+    Refused,
+    ServiceError,
+    Unauthorized,
+    VersionConflict,
+)
 from service.http.limits import retry_after_s
 
 log = logging.getLogger(__name__)
@@ -34,6 +43,7 @@ STATUS: dict[type[Exception], int] = {
     OptionsError: 422,
     RuleError: 422,
     DomainError: 422,
+    Busy: 503,
 }
 
 
@@ -67,7 +77,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     @app.errorhandler(DomainError)
     def _typed(error: ServiceError | DomainError) -> Any:
-        return error_response(status_of(error), error.code, error.message, error.details)
+        response, status = error_response(status_of(error), error.code, error.message, error.details)
+        if isinstance(error, Busy):
+            response.headers["Retry-After"] = str(error.details["retry_after"])
+        return response, status
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError) -> Any:

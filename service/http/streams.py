@@ -8,20 +8,28 @@ no polling loop), sends a heartbeat comment every 15 s, and closes after
 `GameEnded`. `GET /tournaments/{id}/stream` does the same for a tournament's
 rounds, tables and results, closing after `TournamentFinished`.
 
-A stream holds its server thread for as long as it is open: under gunicorn,
-serve with the `gthread` worker class (`menagerie serve` does).
+A stream holds its server thread for as long as it is open, so a process
+holds at most `MAX_STREAMS` of them (`MENAGERIE_MAX_STREAMS`; 48 of granian's
+64 threads, half of gunicorn's under `menagerie serve --server gunicorn`):
+past that a new stream is a 503 `streams_full` with Retry-After, and the
+moves keep their threads however many spectators come. Under gunicorn, serve
+with the `gthread` worker class (`menagerie serve` does).
 """
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask.blueprints import BlueprintSetupState
 
 from domain.events import RecordedEvent
 from projections.game import redact_event
+from service.errors import StreamsFull
 from service.http.auth import caller_seat
 from service.http.requests import query, services
 from service.http.schemas import STREAM_QUERY
@@ -30,6 +38,37 @@ streams = Blueprint("streams", __name__)
 
 HEARTBEAT_MS = 15_000
 GAME_OVER, TOURNAMENT_OVER = "GameEnded", "TournamentFinished"
+DEFAULT_MAX_STREAMS = 48
+STREAMS_FULL_RETRY_S = 5
+EXTENSION = "menagerie.streams"
+
+
+def max_streams_default() -> int:
+    """Return how many live streams a server process may hold, from the environment."""
+    return int(os.environ.get("MENAGERIE_MAX_STREAMS", DEFAULT_MAX_STREAMS))
+
+
+@streams.record_once
+def _open_slots(state: BlueprintSetupState) -> None:
+    config = state.app.config
+    state.app.extensions[EXTENSION] = threading.BoundedSemaphore(config.get("MAX_STREAMS", max_streams_default()))
+
+
+class _Slot:
+    """One open stream's hold on its process's stream slots, given back once however it ends."""
+
+    def __init__(self, slots: threading.BoundedSemaphore) -> None:
+        if not slots.acquire(blocking=False):
+            raise StreamsFull(
+                "this server holds as many live streams as it may; retry shortly, or read the events instead",
+                retry_after=STREAMS_FULL_RETRY_S,
+            )
+        self.slots, self.held = slots, True
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self.slots.release()
 
 
 @streams.get("/games/<game_id>/stream")
@@ -89,4 +128,8 @@ def _sse(stream_id: str, after: int, shown: Callable[[RecordedEvent], dict[str, 
                     return
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
+    slot = _Slot(current_app.extensions[EXTENSION])
+    response = Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
+    # The server closes the response when the stream ends or its client goes away.
+    response.call_on_close(slot.release)
+    return response

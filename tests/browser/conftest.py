@@ -65,6 +65,18 @@ def base_url() -> Iterator[str]:
     thread.join()
 
 
+@pytest.fixture(scope="session")
+def streamless_url() -> Iterator[str]:
+    """The app as `base_url` serves it, but holding no live stream at all: every stream is a 503 `streams_full`."""
+    services = build(fakeredis.FakeRedis(), f"test-web-{uuid.uuid4().hex[:8]}", inline_jobs=True, embedded=True)
+    server = make_server("127.0.0.1", 0, create_app(services, {"MAX_STREAMS": 0}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="streamless-test-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
     """Open headless Chromium windows, each with its own fresh profile (a separate browser context)."""

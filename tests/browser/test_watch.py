@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -108,3 +111,35 @@ def test_a_spectator_page_shows_no_hand(browser, base_url: str, tmp_path: Path) 
     assert not driver.find_elements(By.CSS_SELECTOR, "#actions")
     assert "Your hand" not in driver.find_element(By.TAG_NAME, "body").text
     screenshot(driver, tmp_path, "spectator")
+
+
+def _call(base_url: str, method: str, path: str, token: str, body: Any = None) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    with urllib.request.urlopen(urllib.request.Request(base_url + path, data, headers, method=method)) as response:
+        return json.load(response)
+
+
+def test_a_spectator_refused_every_stream_still_sees_the_game_to_its_end(
+    browser, streamless_url: str, tmp_path: Path
+) -> None:
+    seats = [{"name": "ann"}, {"bot": "heuristic"}, {"bot": "random"}]
+    created = post(streamless_url, "/games", {"game": "bloede-kuh", "seats": seats})
+    game_id, token = created["id"], created["seats"][0]["token"]
+    driver = browser()
+    driver.get(f"{streamless_url}/#/game/{game_id}")
+    wait(driver).until(EC.presence_of_element_located((By.ID, "spectator")))
+    driver.execute_script("window.__sameDocument = true")
+    # Ann plays through the API; the bots answer in the same requests.
+    for _ in range(500):
+        view = _call(streamless_url, "GET", f"/games/{game_id}", token)
+        if view["status"] == "finished":
+            break
+        if view["you"] in view["to_act"] and view["legal_actions"]:
+            body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
+            _call(streamless_url, "POST", f"/games/{game_id}/actions", token, body)
+    assert view["status"] == "finished"
+    # The page learns it from the log, read at each refused stream's retry.
+    wait(driver, 60).until(finished)
+    assert driver.execute_script("return window.__sameDocument === true"), "the page was reloaded"
+    screenshot(driver, tmp_path, "spectator-without-stream")

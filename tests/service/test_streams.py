@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import fakeredis
 import orjson
+
+from service.bootstrap import build
+from service.http import create_app
+from tests.support.openapi import check_response
 
 
 def auth(token: str) -> dict[str, str]:
@@ -98,3 +104,24 @@ def test_a_finished_tournament_streams_its_events_without_token_hashes(client):
     assert messages[0]["event"] == "TournamentCreated"
     assert messages[-1]["event"] == "TournamentFinished"
     assert "sha256" not in orjson.dumps([m["data"] for m in messages]).decode()
+
+
+def test_a_process_past_its_stream_slots_refuses_a_stream_with_a_503_and_takes_one_when_one_closes():
+    services = build(fakeredis.FakeRedis(), f"test-{uuid.uuid4().hex[:8]}", inline_jobs=True)
+    client = create_app(services, {"MAX_STREAMS": 2, "RATE_LIMITS_ENABLED": False}).test_client()
+    game = client.post("/games", json={"game": "toy", "seats": [{"name": "ann"}, {"name": "bob"}]}).json
+    path = f"/games/{game['id']}/stream"
+    held = [client.get(path, buffered=False) for _ in range(2)]
+    assert [r.status_code for r in held] == [200, 200]
+    refused = client.get(path)
+    assert refused.status_code == 503 and refused.json["error"]["code"] == "streams_full"
+    assert refused.headers["Retry-After"] == "5"
+    check_response("/games/{id}/stream", "get", refused)
+    assert client.get(f"/games/{game['id']}").status_code == 200  # the other routes keep their threads
+    # The client went away: the server closes the response. (Streams share this test's
+    # thread, each with its request context pushed: they are closed last opened first.)
+    held[1].close()
+    again = client.get(path, buffered=False)
+    assert again.status_code == 200
+    again.close()
+    held[0].close()

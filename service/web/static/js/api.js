@@ -52,13 +52,22 @@ export const seats = {
  * Follow a game's events live: `GET /games/{id}/stream` (Server-Sent Events), read with fetch so
  * the seat token goes in the Authorization header, never in a URL. `onEvents(events, version)` gets
  * each event as it is appended; the stream resumes after the last event seen when it is cut, and
- * ends after GameEnded. Returns a function that stops following.
+ * ends after GameEnded. While the server refuses the stream, the log is read instead at each retry.
+ * Returns a function that stops following.
  */
 export function subscribe(gameId, after, onEvents, {token = null, retry = 2000} = {}) {
   let cursor = after;
   let stopped = false;
   let controller = null;
   let timer = null;
+  /** Read the events after the cursor from the log, hand them on; return the last one's type. */
+  async function catchUp() {
+    const page = await api("GET", `/games/${enc(gameId)}/events?after=${cursor}&limit=1000`, {token});
+    if (!page.events.length || stopped) return null;
+    cursor = page.events[page.events.length - 1].seq;
+    onEvents(page.events, cursor);
+    return page.events[page.events.length - 1].type;
+  }
   async function listen() {
     if (stopped) return;
     controller = new AbortController();
@@ -67,7 +76,12 @@ export function subscribe(gameId, after, onEvents, {token = null, retry = 2000} 
       const headers = {Accept: "text/event-stream"};
       if (token) headers.Authorization = `Bearer ${token}`;
       const response = await fetch(`/games/${enc(gameId)}/stream?after=${cursor}`, {headers, signal: controller.signal});
-      if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+      if (!response.ok || !response.body) {
+        // Refused (the server holds as many streams as it may: 503 streams_full) or down: read what
+        // was missed from the log instead, so the page still moves, and ask for the stream again later.
+        lastType = (await catchUp()) || lastType;
+        throw new Error(`stream answered ${response.status}`);
+      }
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
       let buffer = "";
