@@ -1,7 +1,8 @@
-"""HTTP load: moves per second, latencies and server CPU per move, under gunicorn or granian on a real Redis.
+"""HTTP load: moves per second, latencies and server CPU per move, under granian or gunicorn on a real Redis.
 
-Starts the service (`--server`: gunicorn's sync workers by default, `gthread`
-as `menagerie serve` runs gunicorn, or `granian`) and one `menagerie worker`
+Starts the service (`--server`: `menagerie serve`, granian, by default;
+`gthread` as `menagerie serve --server gunicorn` runs gunicorn; `gunicorn`,
+its sync workers) and one `menagerie worker`
 for the system's steps against the Redis at REDIS_URL with a key prefix of its own; N clients
 (1, 4, 16, 32 by default) each play every seat of games of all four types,
 human moves only: a GET of the acting seat's view, then a POST of its first
@@ -15,7 +16,7 @@ Cluster of its own (`tests/support/cluster.py`, from the installed
 redis-server), RQ staying on the Redis at REDIS_URL, and prints its rows
 beside the single-node ones.
 
-Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_http [--clients 1,4,16,32] [--seconds 10] [--cluster] [--server granian]
+Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_http [--clients 1,4,16,32] [--seconds 10] [--cluster] [--server granian|gthread|gunicorn]
 """
 
 from __future__ import annotations
@@ -183,11 +184,10 @@ def redis_benchmark(url: str, clients: int, cluster: bool = False) -> str:
 
 
 def server_command(server: str, workers: int, port: int) -> list[str]:
-    """Return the command that serves the app: gunicorn (sync or gthread workers) or granian."""
+    """Return the command that serves the app: `menagerie serve` (granian) or gunicorn (sync or gthread workers)."""
     if server == "granian":
-        return [str(BIN / "granian"), "--interface", "wsgi", "--factory", "--workers", str(workers)] + [
-            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "service.http:create_app"
-        ]  # fmt: skip
+        # Exactly what `menagerie serve` runs: its threads, timeouts and respawning.
+        return [str(BIN / "menagerie"), "serve", "--server", "granian", "--workers", str(workers), "--port", str(port)]
     return (
         [str(BIN / "gunicorn"), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
         + (["-k", "gthread", "--threads", "8"] if server == "gthread" else [])
@@ -196,7 +196,7 @@ def server_command(server: str, workers: int, port: int) -> list[str]:
 
 
 def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Namespace) -> None:
-    """Run gunicorn and one worker on a store (RQ on `rq_url`), print a row per client level; remove its keys."""
+    """Run the server and one worker on a store (RQ on `rq_url`), print a row per client level; remove its keys."""
     prefix = f"bench-http-{uuid.uuid4().hex[:8]}"
     port = free_port()
     # One address plays every client here: fair-use limits would measure themselves.
@@ -245,12 +245,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", default="1,4,16,32")
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--workers", type=int, default=4, help="server worker processes")
     parser.add_argument(
         "--server",
-        choices=("gunicorn", "gthread", "granian"),
-        default="gunicorn",
-        help="gunicorn: sync workers; gthread: as `menagerie serve` runs it; granian: `menagerie serve --server granian`",
+        choices=("granian", "gunicorn", "gthread"),
+        default="granian",
+        help="granian: `menagerie serve`; gunicorn: sync workers; gthread: `menagerie serve --server gunicorn`",
     )
     parser.add_argument(
         "--cluster", action="store_true", help="then the same run on a 3-master Redis Cluster of its own (RQ stays put)"

@@ -1,10 +1,10 @@
-"""The fault run: all-bot games under gunicorn while an RQ worker, an API worker and Redis are killed.
+"""The fault run: all-bot games under `menagerie serve` while an RQ worker, an API worker and Redis are killed.
 
 Starts a redis-server of its own (own port and temp dir, AOF `appendfsync
-always`), `menagerie serve --workers 4` (gunicorn; `--server granian` for
-granian) and two `menagerie worker`
-processes on it, creates the games over HTTP (all four games, heuristic and
-random bots) and watches them through the API from a few client threads.
+always`), `menagerie serve --workers 4` (granian; `--server gunicorn` for
+gunicorn) and two `menagerie worker` processes on it, creates the games over
+HTTP (all four games, heuristic and random bots) and watches them through the
+API from a few client threads.
 While they play it, in turn:
 
 1. `kill -9` the RQ worker that holds a step job (it is not restarted: the
@@ -159,9 +159,7 @@ def main() -> int:
     parser.add_argument("--step-timeout", type=int, default=10, help="MENAGERIE_STEP_TIMEOUT_S of the workers")
     parser.add_argument("--outage", type=float, default=3.0, help="seconds Redis stays down")
     parser.add_argument("--deadline", type=float, default=900.0, help="seconds for every game to finish")
-    parser.add_argument(
-        "--server", choices=("gunicorn", "granian"), default="gunicorn", help="menagerie serve --server"
-    )
+    parser.add_argument("--server", choices=("granian", "gunicorn"), default="granian", help="menagerie serve --server")
     parser.add_argument("--keep-logs", action="store_true", help="keep the processes' logs after a good run too")
     args = parser.parse_args()
 

@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=2, help="server worker processes (with REDIS_URL)")
     serve.add_argument(
-        "--server", choices=("gunicorn", "granian"), default="gunicorn", help="the HTTP server (with REDIS_URL)"
+        "--server", choices=("granian", "gunicorn"), default="granian", help="the HTTP server (with REDIS_URL)"
     )
     commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
     tournament.add_parser(commands)

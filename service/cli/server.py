@@ -1,13 +1,15 @@
-"""`menagerie serve`: gunicorn (gthread workers) or granian on a real Redis; one Flask server when embedded.
+"""`menagerie serve`: granian (or gunicorn's gthread workers) on a real Redis; one Flask server when embedded.
 
 Embedded mode keeps its store in this process's memory, so it cannot be
 shared by several worker processes: it always runs one Flask server.
 
-gunicorn is the default: the fault tests and the fault run kill its workers.
-granian (`--server granian`), a Rust HTTP server running the same WSGI app,
-costs about a third less CPU per move and serves two to three times the moves
-per second on the same two cores (`bench/bench_http.py --server granian`);
-it answers what it cannot parse with an empty 400 or 431, not HTML.
+granian, a Rust HTTP server running the WSGI app, is the default: it costs a
+third less CPU a move than gunicorn's gthread workers and serves 1.5 to 3
+times the moves a second on the same two cores (`bench/bench_http.py
+--server granian|gthread`), and the fault tests and the fault run pass on it
+(a killed worker process is started again). What it cannot parse it answers
+itself with an empty 400, 414 or 431 (gunicorn: an HTML page); see the README.
+`--server gunicorn` keeps gunicorn for those who run it already.
 """
 
 from __future__ import annotations
@@ -96,14 +98,17 @@ def granian_server(host: str, port: int, workers: int) -> Any:
     )
 
 
-def serve(host: str, port: int, workers: int, server: str = "gunicorn") -> int:
-    """Serve the API: gunicorn (or granian) with `workers` processes when REDIS_URL is set, else one Flask server."""
+def serve(host: str, port: int, workers: int, server: str = "granian") -> int:
+    """Serve the API: granian (or gunicorn) with `workers` processes when REDIS_URL is set, else one Flask server."""
     if os.environ.get("REDIS_URL"):
         rq_url()  # a cluster without RQ's own Redis is refused here, not in every server worker
         if server == "granian":
             granian_server(host, port, workers).serve()
         else:
-            ApiServer(gunicorn_options(host, port, workers)).run()
+            options = gunicorn_options(host, port, workers)
+            # A live stream holds a thread: half of a gthread worker's at most (48 of granian's 64 is the default).
+            os.environ.setdefault("MENAGERIE_MAX_STREAMS", str(max(1, options["threads"] // 2)))
+            ApiServer(options).run()
         return 0
     from service.http import create_app
 

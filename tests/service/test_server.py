@@ -1,4 +1,4 @@
-"""`menagerie serve` runs gunicorn with threaded workers and its parsing limits at their most generous, or granian."""
+"""`menagerie serve` runs granian, or gunicorn with threaded workers and its parsing limits at their most generous."""
 
 from __future__ import annotations
 
@@ -32,22 +32,22 @@ def test_gunicorn_accepts_every_setting_we_give_it():
     assert server.cfg.limit_request_fields == 200
 
 
-@pytest.fixture
-def granian(tmp_path: Path) -> Iterator[tuple[str, Any, Processes]]:
-    """`menagerie serve --server granian --workers 2` and one worker on the real Redis, under a prefix of their own."""
+@pytest.fixture(params=["granian", "gunicorn"])
+def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Any, Processes]]:
+    """`menagerie serve --server <each> --workers 2` and one worker on the real Redis, under a prefix of their own."""
     if REAL_REDIS is None:
         pytest.skip("SKIPPED: no Redis server at REDIS_URL")
     url, prefix = os.environ["REDIS_URL"], f"test-{uuid.uuid4().hex[:12]}"
     processes = Processes(tmp_path, step_timeout_s=3)
     port = free_port()
     server = processes.menagerie(
-        "api", ["serve", "--server", "granian", "--workers", "2", "--port", str(port)], url, prefix
+        "api", ["serve", "--server", request.param, "--workers", "2", "--port", str(port)], url, prefix
     )
     processes.menagerie("worker", ["worker"], url, prefix)
     try:
         yield f"http://127.0.0.1:{port}", server, processes
     finally:
-        server.send_signal(signal.SIGTERM)  # granian stops its worker processes itself
+        server.send_signal(signal.SIGTERM)  # the server stops its worker processes itself
         try:
             server.wait(15)
         finally:
@@ -56,9 +56,9 @@ def granian(tmp_path: Path) -> Iterator[tuple[str, Any, Processes]]:
 
 
 @pytest.mark.redis
-def test_granian_serves_games_answers_json_errors_and_replaces_a_killed_worker(granian):
-    api, server, processes = granian
-    wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "granian to answer")
+def test_the_server_serves_games_answers_json_errors_and_replaces_a_killed_worker(served):
+    api, server, processes = served
+    wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "the server to answer")
     status, created = http("POST", f"{api}/games", {"game": "bloede-kuh", "seats": [{"bot": "random"}] * 3})
     assert status == 201, created
     request = urllib.request.Request(f"{api}/games", b"{not json", {"Content-Type": "application/json"}, method="POST")
@@ -70,7 +70,7 @@ def test_granian_serves_games_answers_json_errors_and_replaces_a_killed_worker(g
     workers = wait_for(lambda: children_of(server.pid) if len(children_of(server.pid)) == 2 else None, 30, "2 workers")
     os.kill(workers[0], signal.SIGKILL)
     wait_for(lambda: has_ended(workers[0]), 10, "the killed worker to be gone")
-    wait_for(lambda: len(set(children_of(server.pid)) - {workers[0]}) == 2, 30, "granian to start another worker")
+    wait_for(lambda: len(set(children_of(server.pid)) - {workers[0]}) == 2, 30, "the server to start another worker")
     wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "the API to answer after the kill")
 
     game = created["id"]
