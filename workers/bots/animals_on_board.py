@@ -127,9 +127,12 @@ def _best_split(
     for g in splittable:
         group = centre[g]
         for first in split_candidates(gain, group, budget):
-            rest = [t for t in group if t not in first]
-            affordable = [gain(part) for part in (first, rest) if len(part) <= budget]
-            value = max(affordable) if affordable else -1.0
+            # The better of the parts we could pay for next turn (-1 if neither); the rest listed only then.
+            value = gain(first) if len(first) <= budget else -1.0
+            if len(group) - len(first) <= budget:
+                rest = gain([t for t in group if t not in first])
+                if len(first) > budget or rest > value:  # the max without a call to max()
+                    value = rest
             if value > best[1]:
                 best = ({"type": "split", "group": g, "first": first}, value)
     return best
