@@ -142,10 +142,12 @@ def split_candidates(gain: Gains, group: list[str], budget: int) -> list[list[st
     """Proper subsets worth trying: the best k tiles for us, and each species whole."""
     ranked = sorted(group, key=lambda t: gain([t]), reverse=True)
     out = [ranked[:k] for k in range(1, min(budget, len(group) - 1) + 1)]
-    # In the group's order, not a set's: a set of strings iterates in an order that changes
-    # from process to process, and ties between candidates went to whichever came first.
-    for species in dict.fromkeys(t.rsplit("-", 1)[0] for t in group if t != HIDDEN):
-        same = [t for t in group if t.startswith(species + "-")]
-        if len(same) < len(group):
-            out.append(same)
+    # Each species' tiles gathered in one pass, species in the group's order, not a set's: a set of
+    # strings iterates in an order that changes from process to process, and ties between
+    # candidates went to whichever came first.
+    species: dict[int, list[str]] = {}
+    for t in group:
+        if t != HIDDEN:
+            species.setdefault(TILE_KEY[t][0], []).append(t)
+    out += [same for same in species.values() if len(same) < len(group)]
     return out
