@@ -98,6 +98,8 @@ class Gains:
         self.last_round = last_round
         self.size = len(ark)
         self.hidden, self.counts, self.best = _tally(ark)
+        # What each species on the ark is worth now: a group's species not on it add their own worth.
+        self._herds = {s: _herd(n, self.best[s], last_round) for s, n in self.counts.items()}
         self._known: dict[tuple[str, ...], float] = {}
 
     def __call__(self, group: list[str]) -> float:
@@ -109,11 +111,16 @@ class Gains:
 
     def _gain(self, group: list[str]) -> float:
         hidden, counts, best = _tally(group)
-        gain = HIDDEN_GUESS * hidden - CRATE * len(group) - _overflow(self.size + len(group)) + _overflow(self.size)
+        size, last_round, had_counts = self.size, self.last_round, self.counts
+        gain = HIDDEN_GUESS * hidden - CRATE * len(group) - _overflow(size + len(group)) + _overflow(size)
         for species, n in counts.items():
-            had, had_best = self.counts.get(species, 0), self.best.get(species, 0)
-            now_best = best[species] if best[species] > had_best else had_best
-            gain += _herd(had + n, now_best, self.last_round) - _herd(had, had_best, self.last_round)
+            had = had_counts.get(species)
+            if had is None:
+                gain += _herd(n, best[species], last_round)
+            else:
+                had_best = self.best[species]
+                now_best = best[species] if best[species] > had_best else had_best
+                gain += _herd(had + n, now_best, last_round) - self._herds[species]
         return gain
 
 
