@@ -63,7 +63,9 @@ def public_group(state: State, group: tuple[str, ...]) -> list[str]:
 
 def real_tiles(state: State, names: list[str]) -> tuple[str, ...]:
     """Turn public names back into tile ids."""
-    return ordered(state.face_down if n == HIDDEN else n for n in names)  # type: ignore[misc]
+    if HIDDEN in names:
+        names = [state.face_down if n == HIDDEN else n for n in names]  # type: ignore[misc]
+    return ordered(names)
 
 
 def evolve(state: State | None, event: Event) -> State:
