@@ -98,6 +98,8 @@ class Gains:
         self.last_round = last_round
         self.size = len(ark)
         self.hidden, self.counts, self.best = _tally(ark)
+        # What each species on the ark is worth now: a group's species not on it add their own worth.
+        self._herds = {s: _herd(n, self.best[s], last_round) for s, n in self.counts.items()}
         self._known: dict[tuple[str, ...], float] = {}
 
     def __call__(self, group: list[str]) -> float:
@@ -109,11 +111,16 @@ class Gains:
 
     def _gain(self, group: list[str]) -> float:
         hidden, counts, best = _tally(group)
-        gain = HIDDEN_GUESS * hidden - CRATE * len(group) - _overflow(self.size + len(group)) + _overflow(self.size)
+        size, last_round, had_counts = self.size, self.last_round, self.counts
+        gain = HIDDEN_GUESS * hidden - CRATE * len(group) - _overflow(size + len(group)) + _overflow(size)
         for species, n in counts.items():
-            had, had_best = self.counts.get(species, 0), self.best.get(species, 0)
-            now_best = best[species] if best[species] > had_best else had_best
-            gain += _herd(had + n, now_best, self.last_round) - _herd(had, had_best, self.last_round)
+            had = had_counts.get(species)
+            if had is None:
+                gain += _herd(n, best[species], last_round)
+            else:
+                had_best = self.best[species]
+                now_best = best[species] if best[species] > had_best else had_best
+                gain += _herd(had + n, now_best, last_round) - self._herds[species]
         return gain
 
 
@@ -127,9 +134,12 @@ def _best_split(
     for g in splittable:
         group = centre[g]
         for first in split_candidates(gain, group, budget):
-            rest = [t for t in group if t not in first]
-            affordable = [gain(part) for part in (first, rest) if len(part) <= budget]
-            value = max(affordable) if affordable else -1.0
+            # The better of the parts we could pay for next turn (-1 if neither); the rest listed only then.
+            value = gain(first) if len(first) <= budget else -1.0
+            if len(group) - len(first) <= budget:
+                rest = gain([t for t in group if t not in first])
+                if len(first) > budget or rest > value:  # the max without a call to max()
+                    value = rest
             if value > best[1]:
                 best = ({"type": "split", "group": g, "first": first}, value)
     return best
@@ -139,10 +149,12 @@ def split_candidates(gain: Gains, group: list[str], budget: int) -> list[list[st
     """Proper subsets worth trying: the best k tiles for us, and each species whole."""
     ranked = sorted(group, key=lambda t: gain([t]), reverse=True)
     out = [ranked[:k] for k in range(1, min(budget, len(group) - 1) + 1)]
-    # In the group's order, not a set's: a set of strings iterates in an order that changes
-    # from process to process, and ties between candidates went to whichever came first.
-    for species in dict.fromkeys(t.rsplit("-", 1)[0] for t in group if t != HIDDEN):
-        same = [t for t in group if t.startswith(species + "-")]
-        if len(same) < len(group):
-            out.append(same)
+    # Each species' tiles gathered in one pass, species in the group's order, not a set's: a set of
+    # strings iterates in an order that changes from process to process, and ties between
+    # candidates went to whichever came first.
+    species: dict[int, list[str]] = {}
+    for t in group:
+        if t != HIDDEN:
+            species.setdefault(TILE_KEY[t][0], []).append(t)
+    out += [same for same in species.values() if len(same) < len(group)]
     return out

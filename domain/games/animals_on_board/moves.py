@@ -16,11 +16,6 @@ from domain.games.animals_on_board.tiles import FULL_ARK, HIDDEN, MAX_CRATES
 # are listed one by one; a bigger group gets one template item.
 SPLIT_LIST_LIMIT = 64
 CHOOSE = "first: any non-empty proper subset of tiles, or null for a split drawn at random"
-# The positions each mask from 1 to 2**n - 1 picks (bit i: position i), for every group listed one by one.
-_SUBSETS = [
-    [tuple(i for i in range(n) if mask >> i & 1) for mask in range(1, 2**n)]
-    for n in range(SPLIT_LIST_LIMIT.bit_length())
-]
 
 
 def can_split(state: State) -> bool:
@@ -62,9 +57,13 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         if 2 ** (len(names) - 1) - 1 > SPLIT_LIST_LIMIT:
             actions.append({"type": "split", "group": g, "first": None, "tiles": names, "choose": CHOOSE})
             continue
-        head = names[:-1]  # the last tile always stays in the second group: no mirror images
-        for chosen in _SUBSETS[len(head)]:
-            actions.append({"type": "split", "group": g, "first": [head[i] for i in chosen]})
+        # Every subset of the head, by doubling: subset m holds the head's tile i when bit i of m is set.
+        # The last tile always stays in the second group: no mirror images.
+        firsts: list[list[str]] = [[]]
+        for name in names[:-1]:
+            firsts += [first + [name] for first in firsts]
+        del firsts[0]  # the empty one
+        actions += [{"type": "split", "group": g, "first": first} for first in firsts]
     crates = state.players[seat].crates
     actions += [{"type": "take", "group": g} for g, group in enumerate(state.centre) if len(group) <= crates]
     return actions or [{"type": "forfeit"}]

@@ -54,13 +54,18 @@ class State:
 
 def public_group(state: State, group: tuple[str, ...]) -> list[str]:
     """Name a group's tiles as a player sees them: the face-down tile is "hidden", last."""
-    names = [t for t in group if t != state.face_down]
-    return names + [HIDDEN] if len(names) < len(group) else names
+    names = list(group)
+    if state.face_down in group:  # a tile is in a group at most once
+        names.remove(state.face_down)
+        names.append(HIDDEN)
+    return names
 
 
 def real_tiles(state: State, names: list[str]) -> tuple[str, ...]:
     """Turn public names back into tile ids."""
-    return ordered(state.face_down if n == HIDDEN else n for n in names)  # type: ignore[misc]
+    if HIDDEN in names:
+        names = [state.face_down if n == HIDDEN else n for n in names]  # type: ignore[misc]
+    return ordered(names)
 
 
 def evolve(state: State | None, event: Event) -> State:
