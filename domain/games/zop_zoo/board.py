@@ -70,7 +70,7 @@ class _PerStack(dict[tuple[str, "str | None"], StackFacts]):
 
 
 def stack_facts(cards: CardSet) -> Mapping[tuple[str, str | None], StackFacts]:
-    """Return every stack's `worth` and `category` by (base, cover), derived once per card set.
+    """Return every stack's `worth` and `category` by stack (a (base, cover) tuple), derived once per card set.
 
     Rows change a stack at a time, and the checks for a win, the scores and the
     views ask about every stack of every row: a lookup here is far cheaper.
@@ -81,7 +81,7 @@ def stack_facts(cards: CardSet) -> Mapping[tuple[str, str | None], StackFacts]:
 def categories(state: State, seat: int) -> set[str]:
     """Return the categories a seat's row shows, for side bonus cards."""
     facts = stack_facts(state.cards)
-    found = (facts[stack.base, stack.cover].category for stack in state.rows[seat])
+    found = (facts[stack].category for stack in state.rows[seat])
     return {name for name in found if name is not None}
 
 
@@ -118,13 +118,13 @@ def piece_worth(state: State, seat: int, card: str) -> int | None:
     if card in state.bonuses[seat]:
         return state.cards[card].value
     stack = next(stack for stack in state.rows[seat] if stack.base == card)
-    return stack_facts(state.cards)[stack.base, stack.cover].worth
+    return stack_facts(state.cards)[stack].worth
 
 
 def worth_pieces(state: State, seat: int) -> list[str]:
     """Return the seat's pieces worth points: stacks by starting card, then side bonuses."""
     facts = stack_facts(state.cards)
-    stacks = [stack.base for stack in state.rows[seat] if facts[stack.base, stack.cover].worth is not None]
+    stacks = [stack.base for stack in state.rows[seat] if facts[stack].worth is not None]
     return stacks + list(state.bonuses[seat])
 
 
@@ -136,7 +136,7 @@ def has_won(state: State, seat: int) -> bool:
 def row_won(facts: Mapping[tuple[str, str | None], StackFacts], row: tuple[Stack, ...]) -> bool:
     """Tell whether every stack of a row is worth points (`has_won`, given the card set's `stack_facts`)."""
     for stack in row:
-        if facts[stack.base, stack.cover].worth is None:
+        if facts[stack].worth is None:
             return False
     return True
 
@@ -236,7 +236,7 @@ def round_points(state: State, seat: int) -> tuple[int, int]:
     as_winner = as_other = bonus
     old_rules = state.rules_version == "1"
     for stack in state.rows[seat]:
-        value = facts[stack.base, stack.cover].worth
+        value = facts[stack].worth
         if value is not None:
             as_winner += value
         base = lookup[stack.base]

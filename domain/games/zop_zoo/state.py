@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.events import Event, register_upcaster
 from domain.games.zop_zoo.cards import CardSet, parse
@@ -23,9 +23,11 @@ MAX_SEATS = 6
 SET_UP, PLAYING, ROUND_WON, OVER = "set_up", "playing", "round_won", "over"
 
 
-@dataclass(frozen=True)
-class Stack:
+class Stack(NamedTuple):
     """A starting card and what covers or connects to it (a black card, or None)."""
+
+    # A named tuple, not a dataclass: the rules and views look every stack of every row up in the
+    # card set's tables (`board.stack_facts`), and a tuple is its own key there, hashed and compared in C.
 
     base: str
     cover: str | None = None
