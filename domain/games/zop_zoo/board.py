@@ -229,26 +229,58 @@ def _pending(state: State) -> Pending | None:
 
 def round_points(state: State, seat: int) -> tuple[int, int]:
     """Return what the seat would score now: as the round's winner, and as another player."""
-    lookup, facts = state.cards.cards, stack_facts(state.cards)
+    lookup, points = state.cards.cards, stack_points(state.cards)[state.rules_version]
     bonus = 0
     for card in state.bonuses[seat]:
         bonus += lookup[card].value
     as_winner = as_other = bonus
-    old_rules = state.rules_version == "1"
     for stack in state.rows[seat]:
-        value = facts[stack].worth
-        if value is not None:
-            as_winner += value
-        base = lookup[stack.base]
-        if base.kind != "minus":
-            continue
-        if old_rules:
-            # Rules 1 let a non-winner score a covered minus card at the value it shows.
-            as_other += value or 0
-        elif stack.cover is None:
-            # Covering a minus card only avoids the loss: it scores nothing for a non-winner.
-            as_other += base.value
+        winner, other = points[stack]
+        as_winner += winner
+        as_other += other
     return as_winner, as_other
+
+
+def stack_points(cards: CardSet) -> Mapping[str, Mapping[tuple[str, str | None], tuple[int, int]]]:
+    """Return what each stack scores by rules version, then by (base, cover): as the round's winner, as another player.
+
+    Derived once per card set, as `stack_facts`: every view scores every row.
+    """
+    return remembered(cards, "stack_points", _PointsByVersion)
+
+
+class _PointsByVersion(dict[str, "_Points"]):
+    def __init__(self, cards: CardSet) -> None:
+        super().__init__()
+        self.cards = cards
+
+    def __missing__(self, rules_version: str) -> _Points:
+        points = self[rules_version] = _Points(self.cards, rules_version)
+        return points
+
+
+class _Points(dict[tuple[str, "str | None"], tuple[int, int]]):
+    """A card set's stack scores under one rules version, each derived on first asking."""
+
+    def __init__(self, cards: CardSet, rules_version: str) -> None:
+        super().__init__()
+        self.cards = cards
+        self.old_rules = rules_version == "1"
+
+    def __missing__(self, key: tuple[str, str | None]) -> tuple[int, int]:
+        stack = Stack(*key)
+        value = stack_facts(self.cards)[stack].worth
+        base = self.cards.cards[stack.base]
+        as_other = 0
+        if base.kind == "minus":
+            if self.old_rules:
+                # Rules 1 let a non-winner score a covered minus card at the value it shows.
+                as_other = value or 0
+            elif stack.cover is None:
+                # Covering a minus card only avoids the loss: it scores nothing for a non-winner.
+                as_other = base.value
+        points = self[key] = (value or 0, as_other)
+        return points
 
 
 _DRAW = Pending(DRAW)
