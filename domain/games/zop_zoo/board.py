@@ -215,8 +215,10 @@ def _pending(state: State) -> Pending | None:
     if state.drawn is not None:
         kind = state.cards.cards[state.drawn].kind
         return Pending(SPECIALTY if kind in SPECIALTIES else WILD if kind == "wild" else MOLE, state.drawn, "deck")
-    top = state.top
-    if state.fresh and top is not None:
+    # The pile's top (`State.top`) read straight: a property is a call, and this runs once a state.
+    discard = state.discard
+    if state.fresh and discard:
+        top = discard[-1]
         kind = state.cards.cards[top].kind
         if place_for(state, state.turn, top) is not None:
             return Pending(TAKE, top, "discard")
