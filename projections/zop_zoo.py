@@ -53,7 +53,7 @@ def _player(
     as_winner, as_other = board.round_points(state, seat)
     return {
         "seat": seat,
-        "row": [stacks[stack.base, stack.cover] for stack in state.rows[seat]],
+        "row": [stacks[stack] for stack in state.rows[seat]],
         "bonuses": [described[card] for card in state.bonuses[seat]],
         "round_points": {"as_winner": as_winner, "as_other": as_other},
         "total": state.totals[seat],

@@ -70,7 +70,7 @@ class _PerStack(dict[tuple[str, "str | None"], StackFacts]):
 
 
 def stack_facts(cards: CardSet) -> Mapping[tuple[str, str | None], StackFacts]:
-    """Return every stack's `worth` and `category` by (base, cover), derived once per card set.
+    """Return every stack's `worth` and `category` by stack (a (base, cover) tuple), derived once per card set.
 
     Rows change a stack at a time, and the checks for a win, the scores and the
     views ask about every stack of every row: a lookup here is far cheaper.
@@ -81,7 +81,7 @@ def stack_facts(cards: CardSet) -> Mapping[tuple[str, str | None], StackFacts]:
 def categories(state: State, seat: int) -> set[str]:
     """Return the categories a seat's row shows, for side bonus cards."""
     facts = stack_facts(state.cards)
-    found = (facts[stack.base, stack.cover].category for stack in state.rows[seat])
+    found = (facts[stack].category for stack in state.rows[seat])
     return {name for name in found if name is not None}
 
 
@@ -118,13 +118,13 @@ def piece_worth(state: State, seat: int, card: str) -> int | None:
     if card in state.bonuses[seat]:
         return state.cards[card].value
     stack = next(stack for stack in state.rows[seat] if stack.base == card)
-    return stack_facts(state.cards)[stack.base, stack.cover].worth
+    return stack_facts(state.cards)[stack].worth
 
 
 def worth_pieces(state: State, seat: int) -> list[str]:
     """Return the seat's pieces worth points: stacks by starting card, then side bonuses."""
     facts = stack_facts(state.cards)
-    stacks = [stack.base for stack in state.rows[seat] if facts[stack.base, stack.cover].worth is not None]
+    stacks = [stack.base for stack in state.rows[seat] if facts[stack].worth is not None]
     return stacks + list(state.bonuses[seat])
 
 
@@ -136,7 +136,7 @@ def has_won(state: State, seat: int) -> bool:
 def row_won(facts: Mapping[tuple[str, str | None], StackFacts], row: tuple[Stack, ...]) -> bool:
     """Tell whether every stack of a row is worth points (`has_won`, given the card set's `stack_facts`)."""
     for stack in row:
-        if facts[stack.base, stack.cover].worth is None:
+        if facts[stack].worth is None:
             return False
     return True
 
@@ -215,8 +215,10 @@ def _pending(state: State) -> Pending | None:
     if state.drawn is not None:
         kind = state.cards.cards[state.drawn].kind
         return Pending(SPECIALTY if kind in SPECIALTIES else WILD if kind == "wild" else MOLE, state.drawn, "deck")
-    top = state.top
-    if state.fresh and top is not None:
+    # The pile's top (`State.top`) read straight: a property is a call, and this runs once a state.
+    discard = state.discard
+    if state.fresh and discard:
+        top = discard[-1]
         kind = state.cards.cards[top].kind
         if place_for(state, state.turn, top) is not None:
             return Pending(TAKE, top, "discard")
@@ -229,26 +231,58 @@ def _pending(state: State) -> Pending | None:
 
 def round_points(state: State, seat: int) -> tuple[int, int]:
     """Return what the seat would score now: as the round's winner, and as another player."""
-    lookup, facts = state.cards.cards, stack_facts(state.cards)
+    lookup, points = state.cards.cards, stack_points(state.cards)[state.rules_version]
     bonus = 0
     for card in state.bonuses[seat]:
         bonus += lookup[card].value
     as_winner = as_other = bonus
-    old_rules = state.rules_version == "1"
     for stack in state.rows[seat]:
-        value = facts[stack.base, stack.cover].worth
-        if value is not None:
-            as_winner += value
-        base = lookup[stack.base]
-        if base.kind != "minus":
-            continue
-        if old_rules:
-            # Rules 1 let a non-winner score a covered minus card at the value it shows.
-            as_other += value or 0
-        elif stack.cover is None:
-            # Covering a minus card only avoids the loss: it scores nothing for a non-winner.
-            as_other += base.value
+        winner, other = points[stack]
+        as_winner += winner
+        as_other += other
     return as_winner, as_other
+
+
+def stack_points(cards: CardSet) -> Mapping[str, Mapping[tuple[str, str | None], tuple[int, int]]]:
+    """Return what each stack scores by rules version, then by (base, cover): as the round's winner, as another player.
+
+    Derived once per card set, as `stack_facts`: every view scores every row.
+    """
+    return remembered(cards, "stack_points", _PointsByVersion)
+
+
+class _PointsByVersion(dict[str, "_Points"]):
+    def __init__(self, cards: CardSet) -> None:
+        super().__init__()
+        self.cards = cards
+
+    def __missing__(self, rules_version: str) -> _Points:
+        points = self[rules_version] = _Points(self.cards, rules_version)
+        return points
+
+
+class _Points(dict[tuple[str, "str | None"], tuple[int, int]]):
+    """A card set's stack scores under one rules version, each derived on first asking."""
+
+    def __init__(self, cards: CardSet, rules_version: str) -> None:
+        super().__init__()
+        self.cards = cards
+        self.old_rules = rules_version == "1"
+
+    def __missing__(self, key: tuple[str, str | None]) -> tuple[int, int]:
+        stack = Stack(*key)
+        value = stack_facts(self.cards)[stack].worth
+        base = self.cards.cards[stack.base]
+        as_other = 0
+        if base.kind == "minus":
+            if self.old_rules:
+                # Rules 1 let a non-winner score a covered minus card at the value it shows.
+                as_other = value or 0
+            elif stack.cover is None:
+                # Covering a minus card only avoids the loss: it scores nothing for a non-winner.
+                as_other = base.value
+        points = self[key] = (value or 0, as_other)
+        return points
 
 
 _DRAW = Pending(DRAW)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.events import Event, register_upcaster
 from domain.games.zop_zoo.cards import CardSet, parse
-from domain.values import changed
+from domain.values import changed, detached
 
 # Versions of the rules (RULES.md §4). "1": a player other than the round's
 # winner also scored a covered minus card at the value it showed; "2": only
@@ -23,9 +23,11 @@ MAX_SEATS = 6
 SET_UP, PLAYING, ROUND_WON, OVER = "set_up", "playing", "round_won", "over"
 
 
-@dataclass(frozen=True)
-class Stack:
+class Stack(NamedTuple):
     """A starting card and what covers or connects to it (a black card, or None)."""
+
+    # A named tuple, not a dataclass: the rules and views look every stack of every row up in the
+    # card set's tables (`board.stack_facts`), and a tuple is its own key there, hashed and compared in C.
 
     base: str
     cover: str | None = None
@@ -82,7 +84,8 @@ def _set_up(_: State | None, event: Event) -> State:
     data = event.data
     seats = data["seats"]
     empty = ((),) * seats
-    return State(
+    # Every later state is a copy of this one: detached, they all read their fields the fast way.
+    state = State(
         cards=parse(data["card_set"]),
         seats=seats,
         target=data["target"],
@@ -91,6 +94,7 @@ def _set_up(_: State | None, event: Event) -> State:
         rows=empty,
         bonuses=empty,
     )
+    return detached(state)
 
 
 def _dealt(state: State, event: Event) -> State:

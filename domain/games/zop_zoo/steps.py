@@ -90,9 +90,9 @@ def deal(batch: Batch[State], chance: Chance, round_: int, starter: int) -> None
 def check_win(batch: Batch[State]) -> bool:
     """End the round if a seat has all its starting cards worth points (from the player to act on)."""
     state = batch.state
-    facts, rows = stack_facts(state.cards), state.rows
-    for offset in range(state.seats):
-        seat = (state.turn + offset) % state.seats
+    facts, rows, seats, turn = stack_facts(state.cards), state.rows, state.seats, state.turn
+    for offset in range(seats):
+        seat = (turn + offset) % seats
         if row_won(facts, rows[seat]):
             scores = [score(state, other, other == seat) for other in range(state.seats)]
             totals = [total + gained for total, gained in zip(state.totals, scores)]
