@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from domain.errors import OptionsError
-from domain.values import FrozenDict, remembered
+from domain.values import FrozenDict, detached, remembered
 
 BUNDLED = Path(__file__).with_name("cards.json")
 STARTING_CARDS = 6
@@ -125,7 +125,8 @@ def _parsed(raw: Any) -> CardSet:
     cards: dict[str, Card] = {}
     white = _deck(raw, "white", WHITE_KINDS, categories, connect, cards)
     black = _deck(raw, "black", BLACK_KINDS, categories, connect, cards)
-    return CardSet(cards, white, black, _matches(cards, white, black), categories, connect)
+    # Detached: the rules read a card set's lookups on every move, and `remembered` keeps facts beside them.
+    return detached(CardSet(cards, white, black, _matches(cards, white, black), categories, connect))
 
 
 def check_fits(cards: CardSet, seats: int) -> None:

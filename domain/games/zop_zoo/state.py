@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.events import Event, register_upcaster
 from domain.games.zop_zoo.cards import CardSet, parse
-from domain.values import changed
+from domain.values import changed, detached
 
 # Versions of the rules (RULES.md §4). "1": a player other than the round's
 # winner also scored a covered minus card at the value it showed; "2": only
@@ -82,7 +82,8 @@ def _set_up(_: State | None, event: Event) -> State:
     data = event.data
     seats = data["seats"]
     empty = ((),) * seats
-    return State(
+    # Every later state is a copy of this one: detached, they all read their fields the fast way.
+    state = State(
         cards=parse(data["card_set"]),
         seats=seats,
         target=data["target"],
@@ -91,6 +92,7 @@ def _set_up(_: State | None, event: Event) -> State:
         rows=empty,
         bonuses=empty,
     )
+    return detached(state)
 
 
 def _dealt(state: State, event: Event) -> State:
