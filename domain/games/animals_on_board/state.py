@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.events import Event
 from domain.games.animals_on_board.tiles import CRATES, HIDDEN, START_CRATES, Departure, ordered, tiles_of
-from domain.values import changed
+from domain.values import changed, detached
 
 KEEP, BETWEEN, PLAY, OVER = "keep", "between", "play", "over"
 
@@ -77,15 +77,18 @@ def _set_up(_: State | None, event: Event) -> State:
     data = event.data
     hands = tuple(tuple(h) for h in data["hands"])
     dealt = {t for h in hands for t in h}
-    return State(
-        seats=data["seats"],
-        species=tuple(data["species"]),
-        left_out=tuple(data["left_out"]),
-        bag=frozenset(tiles_of(data["species"])) - dealt,
-        players=tuple(Player() for _ in hands),
-        hands=hands,
-        kept=(None,) * len(hands),
-        starter=data["starting_player"],
+    # Every later state (and player) is a copy of these: detached, they all read their fields the fast way.
+    return detached(
+        State(
+            seats=data["seats"],
+            species=tuple(data["species"]),
+            left_out=tuple(data["left_out"]),
+            bag=frozenset(tiles_of(data["species"])) - dealt,
+            players=tuple(detached(Player()) for _ in hands),
+            hands=hands,
+            kept=(None,) * len(hands),
+            starter=data["starting_player"],
+        )
     )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.events import Event, register_upcaster
 from domain.games.bloede_kuh.cards import NWI_VALUES, ROUNDS, SPECIES, Hand, change, hand_of
-from domain.values import changed
+from domain.values import changed, detached
 
 # Versions of the rules (RULES.md §3). "1": an empty draw pile was refilled
 # lazily, when a card had to be drawn from it; "2": it is refilled as soon as
@@ -113,7 +113,8 @@ def _dealt(state: State | None, event: Event) -> State:
     data = event.data
     hands = tuple(hand_of(cards) for cards in data["hands"])
     if state is None:
-        state = State(seats=len(hands), minus=(0,) * len(hands))
+        # Every later state is a copy of this one: detached, they all read their fields the fast way.
+        state = detached(State(seats=len(hands), minus=(0,) * len(hands)))
     return changed(
         state,
         rules_version=data["rules_version"],

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.events import Event
 from domain.games.life_is_life.cards import SPECIES, START_LIVES
-from domain.values import changed
+from domain.values import changed, detached
 
 
 @dataclass(frozen=True)
@@ -78,11 +78,14 @@ def _set_up(state: State | None, event: Event) -> State:
     data = event.data
     players = data["players"]
     lives = data.get("lives", START_LIVES)
-    return State(
-        players=players,
-        advanced=bool(data["advanced"]),
-        lives=(lives,) * players,
-        out_in_phase=(None,) * players,
+    # Every later state is a copy of this one: detached, they all read their fields the fast way.
+    return detached(
+        State(
+            players=players,
+            advanced=bool(data["advanced"]),
+            lives=(lives,) * players,
+            out_in_phase=(None,) * players,
+        )
     )
 
 
