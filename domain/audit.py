@@ -30,7 +30,7 @@ from domain.chance import seed_commitment
 from domain.commitments import CHAIN_VERSION, UnknownPath, commitment_key, opens
 from domain.errors import DomainError
 from domain.events import GENESIS_HASH, RecordedEvent, chain_hash
-from domain.game import FINISHED, Game, decide, evolve
+from domain.game import FINISHED, blank, decide, evolve
 from domain.sealing import declaration, hidden_in
 
 
@@ -148,7 +148,7 @@ def _check_seed(events: list[RecordedEvent]) -> str:
 
 
 def _reexecute(events: list[RecordedEvent], seed: str) -> None:
-    game = Game()
+    game = blank()
     for batch in _batches(events):
         first = batch[0]
         if first.command is None:

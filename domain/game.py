@@ -46,7 +46,7 @@ from domain.errors import GameOver, NotYourTurn, OptionsError, RuleError
 from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_upcaster
 from domain.games import rules_for
 from domain.rules import Result, Rules, normalise_options
-from domain.values import changed
+from domain.values import changed, detached
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "TimedOut", "GameEnded"})
@@ -140,6 +140,15 @@ class Game:
         return self.rules.legal_actions(self.rules_state, seat)
 
 
+def blank(**known: Any) -> Game:
+    """Return a game before its first event (with what is `known` of it already).
+
+    Detached (`domain.values.detached`): every later state of the game is a copy
+    of this one, and reads its fields the fast way.
+    """
+    return detached(Game(**known))
+
+
 # --- evolve -----------------------------------------------------------------
 
 
@@ -180,7 +189,7 @@ def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
     The same fold as `evolve` event by event, but a run of the game's own
     events folds straight into the rules state: replay is the hot path.
     """
-    game = game or Game()
+    game = game or blank()
     state, last = game.rules_state, None
     rules = game.rules if game.type else None
     for event in events:

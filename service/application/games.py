@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import canonical_json
-from domain.game import ACTIVE, FINISHED, Game, decide, first_open_seat
+from domain.game import ACTIVE, FINISHED, Game, blank, decide, first_open_seat
 from domain.sealing import Sealer
 from projections.game import redact_log
 from service.adapters.cache import GameRepository
@@ -115,12 +115,12 @@ class GameService:
             "options": dict(options),
             "seed_commitment": seed_commitment(seed),
         }
-        events = decide(Game(), command, seed)
+        events = decide(blank(), command, seed)
         canonical_json(command)  # refuse what the chain cannot hold before the seed is written
         self.store.save_seed(game_id, seed)
         try:
             outcome = self.commands.create(
-                game_id, Game(id=game_id), Decision(command, events, Sealer(game_type, seed))
+                game_id, blank(id=game_id), Decision(command, events, Sealer(game_type, seed))
             )
         except VersionConflict:
             if not idempotency_key:
