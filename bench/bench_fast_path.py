@@ -8,7 +8,7 @@ beside the old path's figure and issue 17's target.
 Run: .venv/bin/python -m bench.bench_fast_path [seconds per run] [runs] [game ...]
 
 On a busy machine count instructions instead, which do not depend on the load:
-`valgrind --tool=callgrind .venv/bin/python -m bench.bench_fast_path play GAME SEATS N`
+`PYTHONHASHSEED=0 valgrind --tool=callgrind .venv/bin/python -m bench.bench_fast_path play GAME SEATS N`
 plays the games of seeds 0 to N-1 and nothing else (subtract a run with N = 0).
 """
 
