@@ -8,7 +8,7 @@ pair is worth nothing and crates count as points.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from domain.games.animals_on_board.tiles import HERD_POINTS, HIDDEN, MAX_CRATES, TILE_KEY, value_of
@@ -128,21 +128,31 @@ def _best_split(
     gain: Gains, crates: int, centre: list[list[str]], legal: list[dict[str, Any]]
 ) -> tuple[dict[str, Any] | None, float]:
     """Carve out of some group the tiles we want most, sized to what we can pay next turn."""
-    splittable = sorted({a["group"] for a in legal if a["type"] == "split"})
-    budget = crates + 1 if crates < MAX_CRATES else MAX_CRATES - 1
     best: tuple[dict[str, Any] | None, float] = (None, float("-inf"))
-    for g in splittable:
+    for g, first, value in rated_splits(gain, crates, centre, legal):
+        if value > best[1]:
+            best = ({"type": "split", "group": g, "first": first}, value)
+    return best
+
+
+def rated_splits(
+    gain: Gains, crates: int, centre: list[list[str]], legal: list[dict[str, Any]]
+) -> Iterator[tuple[int, list[str], float]]:
+    """Yield each split worth trying, by group (`first` part), with the better of the parts we could pay for next turn.
+
+    A part too big to pay for is worth nothing to us; a split with neither part affordable is worth -1.
+    """
+    budget = crates + 1 if crates < MAX_CRATES else MAX_CRATES - 1
+    for g in sorted({a["group"] for a in legal if a["type"] == "split"}):
         group = centre[g]
         for first in split_candidates(gain, group, budget):
-            # The better of the parts we could pay for next turn (-1 if neither); the rest listed only then.
+            # The rest is listed and weighed only when we could pay for it.
             value = gain(first) if len(first) <= budget else -1.0
             if len(group) - len(first) <= budget:
                 rest = gain([t for t in group if t not in first])
                 if len(first) > budget or rest > value:  # the max without a call to max()
                     value = rest
-            if value > best[1]:
-                best = ({"type": "split", "group": g, "first": first}, value)
-    return best
+            yield g, first, value
 
 
 def split_candidates(gain: Gains, group: list[str], budget: int) -> list[list[str]]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from domain.games.animals_on_board import RULES
 from domain.games.animals_on_board.state import KEEP, Player, State
-from domain.games.animals_on_board.tiles import DEALT, HIDDEN, MAX_CRATES, depart, ordered, tiles_of
+from domain.games.animals_on_board.tiles import DEALT, HIDDEN, depart, ordered, tiles_of
 from domain.values import changed
 from projections import projection_for
 from workers.bots import animals_on_board as heuristic
@@ -132,19 +132,13 @@ def shortlist(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.
     state = view["state"]
     me, centre = state["you"], state["centre"]
     gain = heuristic.Gains(list(me["ark"]), any(p["announced"] for p in state["players"]))
-    crates = me["crates"]
-    budget = crates + 1 if crates < MAX_CRATES else MAX_CRATES - 1
     rated: dict[Any, tuple[float, dict[str, Any]]] = {}
     for action in legal:
         if action["type"] == "take":
             rated[key_of(action)] = (gain(centre[action["group"]]), action)
-    for g in sorted({a["group"] for a in legal if a["type"] == "split"}):
-        group = centre[g]
-        for first in heuristic.split_candidates(gain, group, budget):
-            rest = [t for t in group if t not in first]
-            value = max((gain(part) for part in (first, rest) if len(part) <= budget), default=-1.0)
-            action = _listed(centre, {"type": "split", "group": g, "first": first})
-            rated.setdefault(key_of(action), (value, action))
+    for g, first, value in heuristic.rated_splits(gain, me["crates"], centre, legal):
+        action = _listed(centre, {"type": "split", "group": g, "first": first})
+        rated.setdefault(key_of(action), (value, action))
     ranked = [action for _, action in sorted(rated.values(), key=lambda r: -r[0])][:SHORTLIST]
     favourite = prior(view, legal, rng)
     return ranked if favourite in ranked else [favourite, *ranked]
