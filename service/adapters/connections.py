@@ -24,7 +24,6 @@ from redis.exceptions import (
     OutOfMemoryError,
     ReadOnlyError,
     RedisClusterException,
-    SlotNotCoveredError,
     TimeoutError,
     TryAgainError,
 )
@@ -42,12 +41,11 @@ STORE_UNAVAILABLE: tuple[type[Exception], ...] = (
     ConnectionError,
     TimeoutError,
     ClusterError,
-    SlotNotCoveredError,
     TryAgainError,
     ReadOnlyError,
     OutOfMemoryError,
-    # Its other subclasses (a cross-slot transaction, a broken pipeline) are
-    # misuses our hash-tagged keys never make; SlotNotCoveredError is listed for the reader.
+    # With SlotNotCoveredError among its subclasses; the others (a cross-slot
+    # transaction, a broken pipeline) are misuses our hash-tagged keys never make.
     RedisClusterException,
 )
 

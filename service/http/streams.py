@@ -50,8 +50,8 @@ def max_streams_default() -> int:
 
 @streams.record_once
 def _open_slots(state: BlueprintSetupState) -> None:
-    config = state.app.config
-    state.app.extensions[EXTENSION] = threading.BoundedSemaphore(config.get("MAX_STREAMS", max_streams_default()))
+    # `create_app` sets MAX_STREAMS (from the environment unless its config says otherwise).
+    state.app.extensions[EXTENSION] = threading.BoundedSemaphore(state.app.config["MAX_STREAMS"])
 
 
 class _Slot:
