@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 
 from tests.browser.support import create_in_lobby, finished, first_action, play_one, post, screenshot, wait
+from tests.support.processes import http
 
 
 def test_a_replay_is_walked_with_the_slider_to_the_end_and_the_audit_badge_is_green(
@@ -113,13 +111,6 @@ def test_a_spectator_page_shows_no_hand(browser, base_url: str, tmp_path: Path) 
     screenshot(driver, tmp_path, "spectator")
 
 
-def _call(base_url: str, method: str, path: str, token: str, body: Any = None) -> Any:
-    data = json.dumps(body).encode() if body is not None else None
-    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-    with urllib.request.urlopen(urllib.request.Request(base_url + path, data, headers, method=method)) as response:
-        return json.load(response)
-
-
 def test_a_spectator_refused_every_stream_still_sees_the_game_to_its_end(
     browser, streamless_url: str, tmp_path: Path
 ) -> None:
@@ -131,13 +122,16 @@ def test_a_spectator_refused_every_stream_still_sees_the_game_to_its_end(
     wait(driver).until(EC.presence_of_element_located((By.ID, "spectator")))
     driver.execute_script("window.__sameDocument = true")
     # Ann plays through the API; the bots answer in the same requests.
+    auth = {"Authorization": f"Bearer {token}"}
     for _ in range(500):
-        view = _call(streamless_url, "GET", f"/games/{game_id}", token)
+        status, view = http("GET", f"{streamless_url}/games/{game_id}", headers=auth)
+        assert status == 200, view
         if view["status"] == "finished":
             break
         if view["you"] in view["to_act"] and view["legal_actions"]:
             body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
-            _call(streamless_url, "POST", f"/games/{game_id}/actions", token, body)
+            status, answer = http("POST", f"{streamless_url}/games/{game_id}/actions", body, auth)
+            assert status == 200, answer
     assert view["status"] == "finished"
     # The page learns it from the log, read at each refused stream's retry.
     wait(driver, 60).until(finished)
