@@ -13,15 +13,19 @@ and stored as another, or stored and then never read back.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from domain.errors import OptionsError
 
 INT_MIN, INT_MAX = -(1 << 63), (1 << 63) - 1
 
-# Only an integer of 19 digits or more can be out of range.
-_LONG_NUMBER = re.compile(r"[0-9]{19}")
+# Only an integer of 19 digits or more can be out of range. A run of 19 digits
+# is looked for in the text with every digit made "0" and everything else ".":
+# a substring search, over ten times faster than the regex `[0-9]{19}`, which
+# counts digits afresh from every position of the text (every event is
+# checked on every append; hashes are long and digit-rich).
+_DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x2E for byte in range(256))
+_LONG_RUN = b"0" * 19
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode
 
 
@@ -44,7 +48,7 @@ def canonical_json(value: Any) -> str:
     except (TypeError, RecursionError):
         raise NonCanonicalValue("the value is not JSON-native or is nested too deeply") from None
     # Both rare, so a scan of the text decides whether to walk the value.
-    if _LONG_NUMBER.search(text) is not None or "\\ud" in text:
+    if _LONG_RUN in text.encode("ascii").translate(_DIGITS_AS_ZERO) or "\\ud" in text:
         _check_values(value)
     return text
 
