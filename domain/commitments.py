@@ -116,7 +116,8 @@ def _seers(seen_by: str, seat: int | None, seats: int, record: Mapping[str, Any]
 
 def commitment_key(seed: str, seq: int, path: str) -> bytes:
     """Derive the key of the commitment at `path` of event `seq` from the game's seed."""
-    return hmac.new(seed.encode("utf-8"), f"{seq}:{path}".encode("ascii"), hashlib.sha256).digest()
+    # hmac.digest: hmac.new(...).digest() in one call to OpenSSL (every hidden value of every append).
+    return hmac.digest(seed.encode("utf-8"), f"{seq}:{path}".encode("ascii"), "sha256")
 
 
 def commit(key: bytes, value: Any) -> str:

@@ -11,13 +11,16 @@ from __future__ import annotations
 import os
 import threading
 
+# Read once: a process is armed from its start (the fault tests set it in a
+# server's or worker's environment), and the points lie on every append's path.
+_FAULT = os.environ.get("MENAGERIE_FAULT", "")
+
 
 def crash_point(name: str) -> None:
     """Exit at once (no cleanup, like `kill -9`) or hang forever here, if MENAGERIE_FAULT names this point."""
-    fault = os.environ.get("MENAGERIE_FAULT")
-    if not fault:
+    if not _FAULT:
         return
-    action, _, point = fault.partition("@")
+    action, _, point = _FAULT.partition("@")
     if point != name:
         return
     if action == "exit":
