@@ -91,7 +91,8 @@ class Client:
         response = self.conn.getresponse()
         return response.status, json.loads(response.read() or b"{}")
 
-    def play(self, game: str, seats: int, deadline: float) -> None:
+    def play(self, game: str, seats: int, deadline: float, moves: int | None = None) -> None:
+        """Play a new game until it ends, the deadline passes or this client has posted `moves` moves."""
         status, created = self.call(
             "POST", "/games", {"game": game, "seats": [{"name": f"p{i}"} for i in range(seats)]}
         )
@@ -103,7 +104,7 @@ class Client:
         # Each move is a GET of the view of the seat whose turn it likely is (the next seat,
         # as in most turns of every game here), then a POST; a wrong guess costs a second GET.
         seat = 0
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and (moves is None or len(self.posts) < moves):
             start = time.perf_counter()
             status, view = self.call("GET", f"/games/{game_id}", token=tokens[seat])
             self.gets.append(time.perf_counter() - start)

@@ -1,0 +1,140 @@
+"""Server instructions a move: one `menagerie serve` worker under callgrind, a fixed number of moves.
+
+CPU time a move (bench_http) swings by ±30% with whatever else the machine
+runs; instructions do not, so this is the figure to compare a change by. It
+starts `menagerie serve --workers 1` under `valgrind --tool=callgrind`
+(about 50 times slower) and one `menagerie worker` for the system's steps, on
+the Redis at REDIS_URL with a key prefix of its own, plays --warm moves
+unmeasured (imports, caches, connections), zeroes the counters, plays --moves
+moves over --clients connections (bench_http's client: a GET of the acting
+seat's view, then a POST of its first legal action, the four games in turn),
+dumps the counters and prints the worker's instructions a move and a request.
+Games are dealt from fresh seeds, so two runs differ by about 1%. Only what
+runs in user space is counted (not the kernel's socket work), and only the
+server's worker process (not the client, Redis or the RQ worker). Removes its keys.
+
+Needs valgrind (`apt-get install -y valgrind`).
+Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_server_instructions [--moves 400] [--clients 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from bench.bench_http import BIN, GAMES, ROOT, Client, children, free_port
+from service.adapters.connections import connect
+from tests.support.processes import remove_run
+
+_TOTAL = re.compile(rb"^(?:summary|totals): (\d+)", re.MULTILINE)
+
+
+def play_moves(port: int, clients: int, moves: int) -> tuple[int, int]:
+    """Play `moves` moves in all over `clients` connections; return the POSTs and GETs sent."""
+    counts: list[tuple[int, int]] = []
+
+    def run(index: int) -> None:
+        client = Client(port)
+        wanted = moves // clients + (index < moves % clients)
+        turn = index
+        while len(client.posts) < wanted:
+            game, seats = GAMES[turn % len(GAMES)]
+            # Far off: Client.play stops at the end of its game; the loop stops it at `wanted` moves.
+            client.play(game, seats, deadline=time.monotonic() + 3600, moves=wanted)
+            turn += 1
+        counts.append((len(client.posts), len(client.gets)))
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(p for p, _ in counts), sum(g for _, g in counts)
+
+
+def wait_for(port: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.5)
+    raise SystemExit(f"the server did not answer on port {port} within {seconds:.0f} s")
+
+
+def total_instructions(dump: Path) -> int:
+    found = _TOTAL.search(dump.read_bytes())
+    if found is None:
+        raise SystemExit(f"no totals in {dump}")
+    return int(found.group(1))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--warm", type=int, default=120)
+    parser.add_argument("--clients", type=int, default=4)
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        print("skipped: needs valgrind (apt-get install -y valgrind)")
+        return 0  # `make bench` runs on without it
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    prefix = f"bench-instr-{uuid.uuid4().hex[:8]}"
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": url, "MENAGERIE_PREFIX": prefix, "MENAGERIE_RATE_LIMITS": "off"}
+    env["PYTHONHASHSEED"] = "0"  # the same set and dict orders in every run
+    with tempfile.TemporaryDirectory(prefix="bench-instr-") as directory:
+        out = Path(directory)
+        server = subprocess.Popen(
+            ["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={out}/cg.%p"]
+            + [str(BIN / "menagerie"), "serve", "--workers", "1", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        worker = subprocess.Popen([str(BIN / "menagerie"), "worker"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+        try:
+            wait_for(port, 300)
+            play_moves(port, args.clients, args.warm)
+            served = children(server.pid)
+            if len(served) != 1:
+                raise SystemExit(f"expected one server worker process, found {served}")
+            pid = served[0]
+            subprocess.run(["callgrind_control", "-z", str(pid)], check=True, capture_output=True)
+            posts, gets = play_moves(port, args.clients, args.moves)
+            subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True)
+            dumps = sorted(out.glob(f"cg.{pid}.*"))
+            if not dumps:
+                raise SystemExit("callgrind wrote no dump")
+            total = total_instructions(dumps[-1])
+        finally:
+            for process in (server, worker):
+                process.send_signal(signal.SIGTERM)
+            for process in (server, worker):
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+            remove_run(connect(url), prefix)
+    print(
+        f"server worker under callgrind, {args.clients} clients, {posts} moves, {gets} GETs (after {args.warm} warm-up moves)"
+    )
+    print(f"instructions a move: {total / posts / 1e6:.3f} M; a request: {total / (posts + gets) / 1e6:.3f} M")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
