@@ -9,7 +9,7 @@ dataclasses without `__post_init__`: nothing is validated here.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -50,7 +50,7 @@ def changed(value: T, **changes: Any) -> T:
     return instance
 
 
-def remembered(value: Any, key: str, derive: Callable[[Any], R]) -> R:
+def remembered(value: Any, key: Hashable, derive: Callable[[Any], R]) -> R:
     """Return `derive(value)`, derived once per frozen value: the rules ask the same question of one state repeatedly."""
     fields = value.__dict__
     memo = fields.get(MEMO)

@@ -187,7 +187,18 @@ def _position(state: State, card: str) -> int:
 
 
 def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
-    """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used)."""
+    """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used).
+
+    Derived once per state, seat and card: whether a drawn card can be used, the
+    pending decision and the legal actions ask the same of one state, and with
+    many seats there are a hundred uses or more. Copy the list before changing it.
+    """
+    return remembered(
+        state, ("specialty_moves", seat, specialty), lambda state: _specialty_moves(state, seat, specialty)
+    )
+
+
+def _specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
     kind = state.cards.cards[specialty].kind
     mine = worth_pieces(state, seat)
     others = [(other, worth_pieces(state, other)) for other in range(state.seats) if other != seat]

@@ -54,7 +54,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         return [{"type": "use_mole"}, decline]
     if now.card is None:  # a specialty on offer always names its card
         return []
-    return board.specialty_moves(state, seat, now.card)
+    return list(board.specialty_moves(state, seat, now.card))  # a list of its own: the one derived is the state's
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
