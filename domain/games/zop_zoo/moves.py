@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.batch import Batch
+from domain.batch import Batch, InPlaceBatch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
@@ -66,7 +66,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     now = board.pending(state)
     if now is None:
         raise RuleError("no one acts between rounds: the next round must be dealt first")
-    batch = Batch(state, seat, evolve)
+    batch = InPlaceBatch(state, seat, evolve)
     handler(batch, now, action, chance)
     return batch.events
 
