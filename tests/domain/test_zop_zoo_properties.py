@@ -13,6 +13,7 @@ from domain import simulate
 from domain.chance import DrawnChance
 from domain.events import Event
 from domain.games.zop_zoo import RULES
+from domain.games.zop_zoo.board import has_won
 from domain.games.zop_zoo.cards import bundled, parse
 from domain.games.zop_zoo.state import State as ZooState
 from domain.values import DRAFT
@@ -131,6 +132,8 @@ def test_a_state_handed_out_never_changes_though_decisions_fold_their_events_in_
         seen.append((state, repr(state)))
         if simulate.outcome(RULES, state) is not None:
             break
+        # The win check asks only the rows an event changed: no other row is ever won while someone acts.
+        assert not any(has_won(state, other) for other in range(state.seats))
         (seat,) = RULES.to_act(state)
         state = simulate.apply(RULES, state, seat, rng.choice(RULES.legal_actions(state, seat)), chance)
     assert len(seen) > 1000

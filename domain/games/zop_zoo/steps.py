@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from domain.batch import Batch, InPlaceBatch
@@ -87,13 +87,18 @@ def deal(batch: Batch[State], chance: Chance, round_: int, starter: int) -> None
     check_win(batch)
 
 
-def check_win(batch: Batch[State]) -> bool:
-    """End the round if a seat has all its starting cards worth points (from the player to act on)."""
+def check_win(batch: Batch[State], changed: Collection[int] | None = None) -> bool:
+    """End the round if a seat has all its starting cards worth points (from the player to act on).
+
+    `changed`: the seats whose rows (or side bonuses) the last event changed; None, every
+    seat (a deal). Every change is checked as it is made, so no other row can have been
+    won since the last check: only these need asking.
+    """
     state = batch.state
     facts, rows, seats, turn = stack_facts(state.cards), state.rows, state.seats, state.turn
     for offset in range(seats):
         seat = (turn + offset) % seats
-        if row_won(facts, rows[seat]):
+        if (changed is None or seat in changed) and row_won(facts, rows[seat]):
             scores = [score(state, other, other == seat) for other in range(state.seats)]
             totals = [total + gained for total, gained in zip(state.totals, scores)]
             batch.emit(
