@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES, CardSet
 from domain.games.zop_zoo.state import PLAYING, Stack, State
-from domain.values import remembered
+from domain.values import MEMO, remembered
 
 BESIDE = "beside"  # where a side bonus card goes: beside the row, not onto a starting card
 
@@ -216,8 +216,16 @@ def _specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, 
 
 def pending(state: State) -> Pending | None:
     """Return the decision the player to act faces (None when no one acts)."""
-    # Listing the legal actions, deciding and the view all ask it of the same state.
-    return remembered(state, "pending", _pending)
+    # Listing the legal actions, deciding and the view all ask it of the same state: `remembered`
+    # written out, as this runs two or three times a move and the call cost more than the lookup.
+    fields = state.__dict__
+    memo = fields.get(MEMO)
+    if memo is None:
+        memo = fields[MEMO] = {}
+    elif "pending" in memo:
+        return memo["pending"]
+    now = memo["pending"] = _pending(state)
+    return now
 
 
 def _pending(state: State) -> Pending | None:
