@@ -142,29 +142,46 @@ def row_won(facts: Mapping[tuple[str, str | None], StackFacts], row: tuple[Stack
 
 
 def dig_finds(state: State, seat: int, pile: Iterable[str]) -> list[dict[str, Any]]:
-    """Return what a MOLE dig in `pile` takes: every card that covers, connects or sits beside the row."""
-    open_cards = set(uncovered(state, seat))
+    """Return what a MOLE dig in `pile` takes: every card that covers, connects or sits beside the row.
+
+    A connected upper half brings its category, which can let a side bonus in too.
+    The finds are in the pile's order (bottom first).
+    """
+    # Asked of each uncovered card (its one black match) rather than of each card in the
+    # pile, which is long: a pair card fits only the white card it matches.
+    cards = state.cards
+    lookup, match_of, bonuses = cards.cards, _dig_index(cards).match_of, _dig_index(cards).side_bonuses
+    in_pile = set(pile)
     shown = categories(state, seat)
-    lookup, matches = state.cards.cards, state.cards.matches
-    left = list(pile)
     taken: list[dict[str, Any]] = []
-    # A connected upper half brings its category, which can let a side bonus in; repeat until nothing more fits.
-    while True:
-        found: list[dict[str, Any]] = []
-        for card in left:
-            info = lookup[card]
-            if info.kind in PAIRS and matches[card] in open_cards:
-                open_cards.discard(matches[card])
-                if info.kind == "upper" and info.category is not None:
-                    shown.add(info.category)
-                found.append({"card": card, "onto": matches[card]})
-            elif info.kind == "side_bonus" and info.category in shown:
-                found.append({"card": card, "onto": None})
-        if not found:
-            return sorted(taken, key=lambda item: _position(state, item["card"]))
-        taken += found
-        picked = {item["card"] for item in found}
-        left = [card for card in left if card not in picked]
+    for white in uncovered(state, seat):
+        black = match_of[white]
+        if black in in_pile:
+            taken.append({"card": black, "onto": white})
+            info = lookup[black]
+            if info.kind == "upper" and info.category is not None:
+                shown.add(info.category)
+    for card in in_pile & bonuses:
+        if lookup[card].category in shown:
+            taken.append({"card": card, "onto": None})
+    return sorted(taken, key=lambda item: _position(state, item["card"]))
+
+
+class _DigIndex(NamedTuple):
+    """A card set's black match of each white card, and its side bonus cards: what a dig looks for."""
+
+    match_of: Mapping[str, str]
+    side_bonuses: frozenset[str]
+
+
+def _dig_index(cards: CardSet) -> _DigIndex:
+    return remembered(cards, "dig_index", _index_for_digs)
+
+
+def _index_for_digs(cards: CardSet) -> _DigIndex:
+    match_of = {white: black for black, white in cards.matches.items()}
+    bonuses = frozenset(card for card, info in cards.cards.items() if info.kind == "side_bonus")
+    return _DigIndex(match_of, bonuses)
 
 
 def mole_finds(state: State) -> list[dict[str, Any]]:
