@@ -1,7 +1,8 @@
 """Print complete heuristic-vs-random games per second on the fast simulation path, per game and seat count.
 
 Seats alternate heuristic, random, heuristic, ...; the heuristic reads its
-seat's view (built each time it has a real choice), the random bot nothing.
+seat's view (`bot_view`, each time it has a real choice: its parts are built
+as the heuristic reads them), the random bot nothing.
 Chance is a `DrawnChance` over `random.Random`, as in a search. The machine
 may be shared, so each figure is the best of N runs of a few seconds, printed
 beside the old path's figure and issue 17's target.
@@ -54,7 +55,7 @@ def policies(game: str, seats: int, rng: random.Random) -> dict[int, simulate.Po
     heuristic, random_bot = bot_for(game, "heuristic"), bot_for(game, "random")
 
     def smart(state: Any, seat: int, legal: list[dict[str, Any]]) -> Any:
-        return heuristic({"state": projection.seat_view(state, seat), "you": seat}, legal, rng)
+        return heuristic({"state": projection.bot_view(state, seat), "you": seat}, legal, rng)
 
     def blind(state: Any, seat: int, legal: list[dict[str, Any]]) -> Any:
         return random_bot({}, legal, rng)

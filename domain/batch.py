@@ -6,6 +6,10 @@ to choose the next (a cow's draw after its discard, a deal after a reveal).
 sequence of `emit` calls and the fold is the game's own `evolve`. Its events
 remember that state (`Folded`), so the fast path (`domain.simulate`) takes it
 instead of folding the same events a second time.
+
+An `InPlaceBatch` (for a game whose decisions emit several events each) folds
+its second and later events into the state its first event led to, in place:
+a decision copies its state once, not once an event.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from domain.events import Event
+from domain.values import DRAFT
 
 S = TypeVar("S")
 
@@ -41,7 +46,7 @@ class Folded(list[Event]):
 class Batch(Generic[S]):
     """The events of one decision so far, and the state they lead to."""
 
-    __slots__ = ("state", "actor", "events", "_evolve")
+    __slots__ = ("state", "actor", "events", "_evolve", "_own")
 
     def __init__(self, state: S, actor: int | str, evolve: Callable[[S, Event], S]) -> None:
         self.state = state
@@ -50,6 +55,7 @@ class Batch(Generic[S]):
         events = self.events = Folded.__new__(Folded)
         events.state, events.folded = state, 0
         self._evolve = evolve
+        self._own: S | None = None  # an `InPlaceBatch`'s: the state its events built and it alone holds
 
     def emit(self, type_: str, data: Mapping[str, Any]) -> Event:
         """Decide one event by the batch's actor and fold it into the working state."""
@@ -57,5 +63,43 @@ class Batch(Generic[S]):
         events = self.events
         events.append(event)
         self.state = events.state = self._evolve(self.state, event)
+        events.folded += 1
+        return event
+
+
+class InPlaceBatch(Batch[S]):
+    """A `Batch` that folds its events after the first into the state the first led to, in place.
+
+    That state is one the batch's `evolve` has just built (a pure fold of frozen
+    values returns its input or a value it has built): no one else holds it until
+    the decision returns its events, so changing it (the game's `evolve` changes
+    its states with `domain.values.amended`, which changes a value marked `DRAFT`
+    in place) is not seen from outside, and each state the decision returns is
+    frozen from then on.
+    """
+
+    __slots__ = ()
+
+    def emit(self, type_: str, data: Mapping[str, Any]) -> Event:
+        """Decide one event by the batch's actor and fold it into the working state (in place after the first)."""
+        event = Event(type_, data, self.actor)
+        events = self.events
+        events.append(event)
+        own = self._own
+        if own is None:
+            before = self.state
+            state = self._evolve(before, event)
+            if state is not before:
+                self._own = state
+        else:
+            fields = own.__dict__
+            fields[DRAFT] = True
+            try:
+                state = self._evolve(own, event)
+            finally:
+                del fields[DRAFT]
+            if state is not own:
+                self._own = state
+        self.state = events.state = state
         events.folded += 1
         return event

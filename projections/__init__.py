@@ -1,7 +1,7 @@
 """What each viewer may see. Redaction lives here and only here.
 
 Each game has a module here that is its `Projection` (`seat_view`,
-`open_view`, `redact`), listed by game id in `PROJECTIONS` below;
+`bot_view`, `open_view`, `redact`), listed by game id in `PROJECTIONS` below;
 `projections.game` wraps them with the core fields every view and every event
 log shares.
 """
@@ -19,6 +19,9 @@ class Projection(Protocol):
 
     def seat_view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """Return what `seat` sees of the state (None: a spectator, public only)."""
+
+    def bot_view(self, state: Any, seat: int | None) -> Mapping[str, Any]:
+        """Return `seat_view` for a bot, which may build its parts only as they are read (it is not serialised)."""
 
     def open_view(self, state: Any) -> dict[str, Any]:
         """Return the whole state, every hidden card shown (finished games, audits)."""

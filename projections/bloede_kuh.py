@@ -72,6 +72,10 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     return view
 
 
+# A bot reads the whole view (`Projection.bot_view`).
+bot_view = seat_view
+
+
 def open_view(state: State) -> dict[str, Any]:
     """Return the whole state, every hand, the draw pile and the horse choices shown."""
     view = _public(state, None)

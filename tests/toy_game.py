@@ -162,6 +162,8 @@ class ToyProjection:
     def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         return {"total": state.total, "your_secret": state.secrets[seat] if seat is not None else None}
 
+    bot_view = seat_view
+
     def open_view(self, state: State) -> dict[str, Any]:
         return {"total": state.total, "secrets": list(state.secrets)}
 

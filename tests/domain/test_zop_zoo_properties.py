@@ -9,9 +9,14 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain import simulate
+from domain.chance import DrawnChance
 from domain.events import Event
+from domain.games.zop_zoo import RULES
+from domain.games.zop_zoo.board import has_won
 from domain.games.zop_zoo.cards import bundled, parse
 from domain.games.zop_zoo.state import State as ZooState
+from domain.values import DRAFT
 from projections.game import redact_log
 from projections.zop_zoo import redact, seat_view
 from tests.support.tables import Table, new_table, play_bots
@@ -115,3 +120,22 @@ def test_the_heuristic_bot_beats_the_random_bot_most_of_the_time() -> None:
         winners = table.game.result["winners"]
         wins += any(kinds[seat] == "heuristic" for seat in winners)
     assert wins >= 16  # two thirds of 24 (rules 2's scoring of covered minus cards narrowed the edge at 12 games)
+
+
+def test_a_state_handed_out_never_changes_though_decisions_fold_their_events_in_place() -> None:
+    rng = random.Random(7)
+    chance = DrawnChance(rng.randrange)
+    seen: list[tuple[ZooState, str]] = []
+    state = simulate.start(RULES, 4, {"target": 800, "card_set": None}, chance)
+    while True:
+        state = simulate.settle(RULES, state, chance)
+        seen.append((state, repr(state)))
+        if simulate.outcome(RULES, state) is not None:
+            break
+        # The win check asks only the rows an event changed: no other row is ever won while someone acts.
+        assert not any(has_won(state, other) for other in range(state.seats))
+        (seat,) = RULES.to_act(state)
+        state = simulate.apply(RULES, state, seat, rng.choice(RULES.legal_actions(state, seat)), chance)
+    assert len(seen) > 1000
+    for kept, shown in seen:
+        assert repr(kept) == shown and DRAFT not in kept.__dict__

@@ -7,10 +7,11 @@ import random
 
 import pytest
 
-from domain.chance import Chance
+from domain import simulate
+from domain.chance import Chance, DrawnChance
 from domain.events import Event
 from projections.game import redact_log
-from projections.zop_zoo import open_view, seat_view
+from projections.zop_zoo import bot_view, open_view, seat_view
 from tests.support.tables import new_table
 from tests.support.zop_zoo import RULES, act, table
 
@@ -102,3 +103,25 @@ def test_views_share_card_descriptions_that_no_reader_can_change() -> None:
         first["discard_pile"][0]["value"] = 0
     assert seat_view(state, 0) == first
     assert state.cards.describe("b:zebra") == first["discard_pile"][0] and type(state.cards.describe("b:zebra")) is dict
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6])
+def test_a_bots_view_reads_as_the_seats_view_at_every_move_of_a_game(seats: int) -> None:
+    rng = random.Random(seats)
+    chance = DrawnChance(rng.randrange)
+    checked = 0
+
+    def compare(state: object, seat: int, legal: list[dict[str, object]]) -> dict[str, object]:
+        nonlocal checked
+        lazy = bot_view(state, seat)
+        # Read in another order than built, and a part twice: each part is built once, as `seat_view` builds it.
+        assert lazy["pending"] == lazy["pending"]
+        assert list(lazy) == list(seat_view(state, seat)) and len(lazy) == len(seat_view(state, seat))
+        plain = {key: [dict(player) for player in value] if key == "players" else value for key, value in lazy.items()}
+        assert plain == seat_view(state, seat)
+        checked += 1
+        return rng.choice(legal)
+
+    state = simulate.start(RULES, seats, {"target": 800, "card_set": None}, chance)
+    state, _ = simulate.play_out(RULES, state, compare, chance)
+    assert simulate.outcome(RULES, state) is not None and checked >= 20

@@ -57,7 +57,7 @@ Evaluate = Callable[[Any, Any, int], Values | None]
 Shortlist = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], list[dict[str, Any]]]
 # A bot's policy: an action for the seat whose view this is (a game's heuristic).
 Policy = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
-# A seat's view of a state (a projection's `seat_view`).
+# A seat's view of a state (a projection's `bot_view`).
 SeatView = Callable[[Any, int], Mapping[str, Any]]
 
 EXPLORATION = 0.7  # UCB's constant for values in [0, 1]

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES, CardSet
 from domain.games.zop_zoo.state import PLAYING, Stack, State
-from domain.values import remembered
+from domain.values import MEMO, remembered
 
 BESIDE = "beside"  # where a side bonus card goes: beside the row, not onto a starting card
 
@@ -142,29 +142,46 @@ def row_won(facts: Mapping[tuple[str, str | None], StackFacts], row: tuple[Stack
 
 
 def dig_finds(state: State, seat: int, pile: Iterable[str]) -> list[dict[str, Any]]:
-    """Return what a MOLE dig in `pile` takes: every card that covers, connects or sits beside the row."""
-    open_cards = set(uncovered(state, seat))
+    """Return what a MOLE dig in `pile` takes: every card that covers, connects or sits beside the row.
+
+    A connected upper half brings its category, which can let a side bonus in too.
+    The finds are in the pile's order (bottom first).
+    """
+    # Asked of each uncovered card (its one black match) rather than of each card in the
+    # pile, which is long: a pair card fits only the white card it matches.
+    cards = state.cards
+    lookup, match_of, bonuses = cards.cards, _dig_index(cards).match_of, _dig_index(cards).side_bonuses
+    in_pile = set(pile)
     shown = categories(state, seat)
-    lookup, matches = state.cards.cards, state.cards.matches
-    left = list(pile)
     taken: list[dict[str, Any]] = []
-    # A connected upper half brings its category, which can let a side bonus in; repeat until nothing more fits.
-    while True:
-        found: list[dict[str, Any]] = []
-        for card in left:
-            info = lookup[card]
-            if info.kind in PAIRS and matches[card] in open_cards:
-                open_cards.discard(matches[card])
-                if info.kind == "upper" and info.category is not None:
-                    shown.add(info.category)
-                found.append({"card": card, "onto": matches[card]})
-            elif info.kind == "side_bonus" and info.category in shown:
-                found.append({"card": card, "onto": None})
-        if not found:
-            return sorted(taken, key=lambda item: _position(state, item["card"]))
-        taken += found
-        picked = {item["card"] for item in found}
-        left = [card for card in left if card not in picked]
+    for white in uncovered(state, seat):
+        black = match_of[white]
+        if black in in_pile:
+            taken.append({"card": black, "onto": white})
+            info = lookup[black]
+            if info.kind == "upper" and info.category is not None:
+                shown.add(info.category)
+    for card in in_pile & bonuses:
+        if lookup[card].category in shown:
+            taken.append({"card": card, "onto": None})
+    return sorted(taken, key=lambda item: _position(state, item["card"]))
+
+
+class _DigIndex(NamedTuple):
+    """A card set's black match of each white card, and its side bonus cards: what a dig looks for."""
+
+    match_of: Mapping[str, str]
+    side_bonuses: frozenset[str]
+
+
+def _dig_index(cards: CardSet) -> _DigIndex:
+    return remembered(cards, "dig_index", _index_for_digs)
+
+
+def _index_for_digs(cards: CardSet) -> _DigIndex:
+    match_of = {white: black for black, white in cards.matches.items()}
+    bonuses = frozenset(card for card, info in cards.cards.items() if info.kind == "side_bonus")
+    return _DigIndex(match_of, bonuses)
 
 
 def mole_finds(state: State) -> list[dict[str, Any]]:
@@ -187,7 +204,18 @@ def _position(state: State, card: str) -> int:
 
 
 def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
-    """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used)."""
+    """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used).
+
+    Derived once per state, seat and card: whether a drawn card can be used, the
+    pending decision and the legal actions ask the same of one state, and with
+    many seats there are a hundred uses or more. Copy the list before changing it.
+    """
+    return remembered(
+        state, ("specialty_moves", seat, specialty), lambda state: _specialty_moves(state, seat, specialty)
+    )
+
+
+def _specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
     kind = state.cards.cards[specialty].kind
     mine = worth_pieces(state, seat)
     others = [(other, worth_pieces(state, other)) for other in range(state.seats) if other != seat]
@@ -205,8 +233,16 @@ def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, A
 
 def pending(state: State) -> Pending | None:
     """Return the decision the player to act faces (None when no one acts)."""
-    # Listing the legal actions, deciding and the view all ask it of the same state.
-    return remembered(state, "pending", _pending)
+    # Listing the legal actions, deciding and the view all ask it of the same state: `remembered`
+    # written out, as this runs two or three times a move and the call cost more than the lookup.
+    fields = state.__dict__
+    memo = fields.get(MEMO)
+    if memo is None:
+        memo = fields[MEMO] = {}
+    elif "pending" in memo:
+        return memo["pending"]
+    now = memo["pending"] = _pending(state)
+    return now
 
 
 def _pending(state: State) -> Pending | None:

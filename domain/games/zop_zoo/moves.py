@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.batch import Batch
+from domain.batch import Batch, InPlaceBatch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
@@ -54,7 +54,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         return [{"type": "use_mole"}, decline]
     if now.card is None:  # a specialty on offer always names its card
         return []
-    return board.specialty_moves(state, seat, now.card)
+    return list(board.specialty_moves(state, seat, now.card))  # a list of its own: the one derived is the state's
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
@@ -66,7 +66,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     now = board.pending(state)
     if now is None:
         raise RuleError("no one acts between rounds: the next round must be dealt first")
-    batch = Batch(state, seat, evolve)
+    batch = InPlaceBatch(state, seat, evolve)
     handler(batch, now, action, chance)
     return batch.events
 
@@ -98,10 +98,10 @@ def _resolve_drawn(batch: Batch[State], card: str) -> None:
             _discard_and_end(batch, card)
         elif place == BESIDE:
             batch.emit("SideBonusTaken", {"seat": seat, "card": card})
-            check_win(batch)
+            check_win(batch, (seat,))
         else:
             batch.emit("CardMatched", {"seat": seat, "card": card, "onto": place})
-            check_win(batch)
+            check_win(batch, (seat,))
     elif kind == "wild" and not board.uncovered(state, seat):
         _discard_and_end(batch, card)
     elif kind in SPECIALTIES and (card in state.spent or not board.specialty_moves(state, seat, card)):
@@ -130,7 +130,7 @@ def _take_discard(batch: Batch[State], now: Pending, action: Mapping[str, Any], 
     # Keep taking while the new top card fits too; then the turn ends.
     while (top := batch.state.top) is not None and (place := board.place_for(batch.state, seat, top)) is not None:
         batch.emit("DiscardTaken", {"seat": seat, "card": top, "onto": None if place == BESIDE else place})
-        if check_win(batch):
+        if check_win(batch, (seat,)):
             return
     _end_turn(batch)
 
@@ -153,7 +153,7 @@ def _place_wild(batch: Batch[State], now: Pending, action: Mapping[str, Any], ch
     if stack.cover is not None:
         raise RuleError(f"{onto} is already covered by {stack.cover}: a wild card goes on an uncovered starting card")
     batch.emit("WildPlaced", {"seat": seat, "card": now.card, "onto": onto})
-    check_win(batch)
+    check_win(batch, (seat,))
 
 
 def _use_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
@@ -164,7 +164,7 @@ def _use_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chan
     state, seat = batch.state, batch.state.turn
     finds = [dict(item) for item in board.mole_finds(state)]
     batch.emit("DiscardPileDug", {"seat": seat, "mole": now.card, "source": now.source, "taken": finds})
-    if check_win(batch):
+    if check_win(batch, (seat,)):
         return
     # A drawn MOLE that found something lets its player draw again; any other dig ends the turn.
     if now.source == "discard" or not finds:
@@ -196,7 +196,7 @@ def _use_specialty(batch: Batch[State], now: Pending, action: Mapping[str, Any],
         )
     moves = _moves(state, seat, action)
     batch.emit("SpecialtyUsed", {"seat": seat, "specialty": now.card, "source": now.source, "moves": moves})
-    if check_win(batch):
+    if check_win(batch, {move["from"] for move in moves} | {move["to"] for move in moves}):
         return
     # From the draw pile the turn goes on; from the discard pile it ends (the card stays there, spent).
     if now.source == "discard":

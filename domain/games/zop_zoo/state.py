@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from domain.events import Event, register_upcaster
 from domain.games.zop_zoo.cards import CardSet, parse
-from domain.values import changed, detached
+from domain.values import amended, detached
 
 # Versions of the rules (RULES.md §4). "1": a player other than the round's
 # winner also scored a covered minus card at the value it showed; "2": only
@@ -99,7 +99,7 @@ def _set_up(_: State | None, event: Event) -> State:
 
 def _dealt(state: State, event: Event) -> State:
     data = event.data
-    return changed(
+    return amended(
         state,
         phase=PLAYING,
         round=data["round"],
@@ -118,38 +118,38 @@ def _dealt(state: State, event: Event) -> State:
 
 def _drawn(state: State, event: Event) -> State:
     data = event.data
-    return changed(state, deck=state.deck[1:], drawn=data["card"], fresh=False)
+    return amended(state, deck=state.deck[1:], drawn=data["card"], fresh=False)
 
 
 def _refilled(state: State, event: Event) -> State:
     data = event.data
-    return changed(state, deck=tuple(data["deck"]), discard=state.discard[-1:])
+    return amended(state, deck=tuple(data["deck"]), discard=state.discard[-1:])
 
 
 def _placed(state: State, event: Event) -> State:
     data = event.data
     rows = _cover(state.rows, data["seat"], data["onto"], data["card"])
-    return changed(state, rows=rows, drawn=None)
+    return amended(state, rows=rows, drawn=None)
 
 
 def _bonus_taken(state: State, event: Event) -> State:
     data = event.data
-    return changed(state, bonuses=_add_bonus(state.bonuses, data["seat"], data["card"]), drawn=None)
+    return amended(state, bonuses=_add_bonus(state.bonuses, data["seat"], data["card"]), drawn=None)
 
 
 def _discarded(state: State, event: Event) -> State:
     data = event.data
-    return changed(state, discard=state.discard + (data["card"],), drawn=None)
+    return amended(state, discard=state.discard + (data["card"],), drawn=None)
 
 
 def _turn_ended(state: State, event: Event) -> State:
     data = event.data
-    return changed(state, turn=data["next"], fresh=True)
+    return amended(state, turn=data["next"], fresh=True)
 
 
 def _discard_taken(state: State, event: Event) -> State:
     data = event.data
-    state = changed(state, discard=state.discard[:-1], fresh=False)
+    state = amended(state, discard=state.discard[:-1], fresh=False)
     return _take(state, data["seat"], data["card"], data["onto"])
 
 
@@ -159,7 +159,7 @@ def _dug(state: State, event: Event) -> State:
     discard = tuple(card for card in state.discard if card not in taken)
     if data["source"] == "deck":
         discard += (data["mole"],)
-    state = changed(state, discard=discard, drawn=None, fresh=False)
+    state = amended(state, discard=discard, drawn=None, fresh=False)
     for item in data["taken"]:
         state = _take(state, data["seat"], item["card"], item["onto"])
     return state
@@ -177,13 +177,13 @@ def _specialty_used(state: State, event: Event) -> State:
         rows, bonuses = _drop(rows, bonuses, move["to"], piece)
     discard = state.discard + (data["specialty"],) if data["source"] == "deck" else state.discard
     spent = state.spent | {data["specialty"]}
-    return changed(state, rows=rows, bonuses=bonuses, discard=discard, drawn=None, fresh=False, spent=spent)
+    return amended(state, rows=rows, bonuses=bonuses, discard=discard, drawn=None, fresh=False, spent=spent)
 
 
 def _round_won(state: State, event: Event) -> State:
     data = event.data
     result = RoundResult(data["round"], data["winner"], tuple(data["scores"]))
-    return changed(
+    return amended(
         state,
         phase=OVER if data["game_over"] else ROUND_WON,
         totals=tuple(data["totals"]),
@@ -206,8 +206,8 @@ def _add_bonus(bonuses: Bonuses, seat: int, card: str) -> Bonuses:
 def _take(state: State, seat: int, card: str, onto: str | None) -> State:
     """Place a card taken from the discard pile: on its starting card, or beside the row."""
     if onto is None:
-        return changed(state, bonuses=_add_bonus(state.bonuses, seat, card))
-    return changed(state, rows=_cover(state.rows, seat, onto, card))
+        return amended(state, bonuses=_add_bonus(state.bonuses, seat, card))
+    return amended(state, rows=_cover(state.rows, seat, onto, card))
 
 
 def _lift(rows: Rows, bonuses: Bonuses, seat: int, card: str) -> tuple[Rows, Bonuses, Stack | str]:

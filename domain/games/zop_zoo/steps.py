@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from domain.batch import Batch
+from domain.batch import Batch, InPlaceBatch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import SYSTEM, Event
@@ -33,7 +33,7 @@ def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]
         "rules_version": options.get("rules_version", RULES_VERSIONS[-1]),
     }
     set_up = Event("ZooSetUp", data, SYSTEM)
-    batch = Batch(evolve(None, set_up), SYSTEM, evolve)
+    batch = InPlaceBatch(evolve(None, set_up), SYSTEM, evolve)
     deal(batch, chance, round_=1, starter=chance.below(seats))
     return [set_up, *batch.events]
 
@@ -47,7 +47,7 @@ def advance(state: State, chance: Chance) -> list[Event]:
     """Deal the next round; the last round's winner is dealt first and starts."""
     if not system_due(state):
         raise RuleError("no round is waiting to be dealt")
-    batch = Batch(state, SYSTEM, evolve)
+    batch = InPlaceBatch(state, SYSTEM, evolve)
     deal(batch, chance, round_=state.round + 1, starter=state.results[-1].winner)
     return batch.events
 
@@ -87,13 +87,18 @@ def deal(batch: Batch[State], chance: Chance, round_: int, starter: int) -> None
     check_win(batch)
 
 
-def check_win(batch: Batch[State]) -> bool:
-    """End the round if a seat has all its starting cards worth points (from the player to act on)."""
+def check_win(batch: Batch[State], changed: Collection[int] | None = None) -> bool:
+    """End the round if a seat has all its starting cards worth points (from the player to act on).
+
+    `changed`: the seats whose rows (or side bonuses) the last event changed; None, every
+    seat (a deal). Every change is checked as it is made, so no other row can have been
+    won since the last check: only these need asking.
+    """
     state = batch.state
     facts, rows, seats, turn = stack_facts(state.cards), state.rows, state.seats, state.turn
     for offset in range(seats):
         seat = (turn + offset) % seats
-        if row_won(facts, rows[seat]):
+        if (changed is None or seat in changed) and row_won(facts, rows[seat]):
             scores = [score(state, other, other == seat) for other in range(state.seats)]
             totals = [total + gained for total, gained in zip(state.totals, scores)]
             batch.emit(
