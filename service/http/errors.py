@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import orjson
 from flask import Flask, Response, current_app, jsonify
 from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
@@ -27,6 +26,7 @@ from service.errors import (
     Unauthorized,
     VersionConflict,
 )
+from service.http.json import encode
 from service.http.limits import retry_after_s
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,8 @@ def error_response(status: int, code: str, message: str, details: Any = None) ->
     turning a refusal into a 500.
     """
     try:
-        orjson.dumps(details)
+        # The encoder of every response: marshmallow keys a list item's messages by its index.
+        encode(details)
     except TypeError:
         details = {"omitted": "details that cannot be written as JSON"}
     return jsonify({"error": {"code": code, "message": message, "details": details or {}}}), status

@@ -163,3 +163,10 @@ def test_a_move_with_a_non_finite_extra_field_is_400_and_appends_nothing(client,
         response = client.post(f"/games/{game_id}/actions", data=body, headers=headers)
         assert response.status_code == 400, response.json
         assert fake_services.store.version(game_id) == view["version"]
+
+
+def test_a_refused_seat_is_named_by_its_index_in_the_details(client):
+    # marshmallow keys a list item's messages by its index: the details must still reach the client.
+    response = client.post("/games", json={"game": "toy", "seats": [{"name": "ann"}, {"name": "bob", "bot": "random"}]})
+    assert response.status_code == 400
+    assert response.json["error"]["details"] == {"seats": {"1": {"_schema": ["a seat has a name or a bot, not both"]}}}
