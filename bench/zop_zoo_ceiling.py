@@ -19,7 +19,8 @@ The heuristic's move stands unless another is strictly better. Games run head
 to head in 2 seats (the peeking bot in seat g mod 2 of game g), and every
 decision with more than one legal action is counted by type, with how often
 the peeking search leaves the heuristic's move.
-Run: .venv/bin/python -m bench.zop_zoo_ceiling [games] [round|blind|game] [future playouts]
+Run: .venv/bin/python -m bench.zop_zoo_ceiling [games] [round|blind|game] [future playouts] [action types searched,
+e.g. place_wild or give,take_card,swap; the heuristic plays the others]
 """
 
 from __future__ import annotations
@@ -182,6 +183,7 @@ def main() -> None:
     mode = sys.argv[2] if len(sys.argv) > 2 else "game"
     global FUTURE_PLAYOUTS
     FUTURE_PLAYOUTS = int(sys.argv[3]) if len(sys.argv) > 3 else FUTURE_PLAYOUTS
+    only = set(sys.argv[4].split(",")) if len(sys.argv) > 4 else None
     decisions: Counter[str] = Counter()
     searched: Counter[str] = Counter()
     differs: Counter[str] = Counter()
@@ -205,7 +207,7 @@ def main() -> None:
             else:
                 kind = kind_of(state, legal)
                 decisions[kind] += 1
-                if seat == peeker and not plain(state, legal):
+                if seat == peeker and not plain(state, legal) and (only is None or legal[0]["type"] in only):
                     searched[kind] += 1
                     action, spread = peek(state, seat, legal, mode, hash((number, step)) & 0xFFFFFFFF)
                     differs[kind] += spread
@@ -221,7 +223,9 @@ def main() -> None:
             )
     rate = score / games
     half = 1.96 * (rate * (1 - rate) / games) ** 0.5
-    print(f"mode {mode}, future playouts {FUTURE_PLAYOUTS}, {games} games: searching seat wins {rate:.3f} ± {half:.3f}")
+    print(
+        f"mode {mode}, searched {','.join(sorted(only)) if only else 'all'}, future playouts {FUTURE_PLAYOUTS}, {games} games: searching seat wins {rate:.3f} ± {half:.3f}"
+    )
     print("| decision | per game (both seats) | searched (peeking seat) | candidates differ | move changed |")
     print("|---|---|---|---|---|")
     for kind in sorted(decisions):
