@@ -125,6 +125,17 @@ class Client:
             seat = (seat + 1) % seats
 
 
+def stop(processes: list[subprocess.Popen[bytes]], timeout_s: float) -> None:
+    """Ask each process to stop (SIGTERM), then kill whichever has not within `timeout_s`."""
+    for process in processes:
+        process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def run_level(port: int, server_pid: int, clients: int, seconds: float) -> dict[str, float]:
     players = [Client(port) for _ in range(clients)]
     deadline = time.monotonic() + seconds
@@ -231,13 +242,7 @@ def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Na
             xadd = redis_benchmark(store_url, clients, cluster=is_cluster_url(store_url))
             print(f"{label}: redis-benchmark XADD, {clients} clients: {xadd}")
     finally:
-        for process in (server, worker):
-            process.send_signal(signal.SIGTERM)
-        for process in (server, worker):
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop([server, worker], timeout_s=10)
         for url in dict.fromkeys([store_url, rq_url]):
             remove_run(connect(url), prefix)
 

@@ -23,7 +23,6 @@ import argparse
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -33,7 +32,7 @@ import time
 import uuid
 from pathlib import Path
 
-from bench.bench_http import BIN, GAMES, ROOT, Client, children, free_port
+from bench.bench_http import BIN, GAMES, ROOT, Client, children, free_port, stop
 from service.adapters.connections import connect
 from tests.support.processes import remove_run
 
@@ -121,13 +120,7 @@ def main() -> int:
                 raise SystemExit("callgrind wrote no dump")
             total = total_instructions(dumps[-1])
         finally:
-            for process in (server, worker):
-                process.send_signal(signal.SIGTERM)
-            for process in (server, worker):
-                try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+            stop([server, worker], timeout_s=30)  # a server under valgrind stops slowly
             remove_run(connect(url), prefix)
     print(
         f"server worker under callgrind, {args.clients} clients, {posts} moves, {gets} GETs (after {args.warm} warm-up moves)"
