@@ -150,7 +150,7 @@ def dig_finds(state: State, seat: int, pile: Iterable[str]) -> list[dict[str, An
     # Asked of each uncovered card (its one black match) rather than of each card in the
     # pile, which is long: a pair card fits only the white card it matches.
     cards = state.cards
-    lookup, match_of, bonuses = cards.cards, _dig_index(cards).match_of, _dig_index(cards).side_bonuses
+    lookup, (match_of, bonuses) = cards.cards, _dig_index(cards)
     in_pile = set(pile)
     shown = categories(state, seat)
     taken: list[dict[str, Any]] = []
