@@ -39,18 +39,12 @@ from pathlib import Path
 
 from service.adapters.connections import connect, is_cluster_url
 from tests.support.cluster import OwnCluster
-from tests.support.processes import remove_run
+from tests.support.processes import free_port, remove_run
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 GAMES = [("life-is-life", 4), ("animals-on-board", 3), ("bloede-kuh", 4), ("zop-zoo", 3)]
 TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def cpu_seconds(pid: int) -> float:

@@ -23,7 +23,6 @@ import argparse
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -32,9 +31,9 @@ import time
 import uuid
 from pathlib import Path
 
-from bench.bench_http import BIN, GAMES, ROOT, Client, children, free_port, stop
+from bench.bench_http import BIN, GAMES, ROOT, Client, stop
 from service.adapters.connections import connect
-from tests.support.processes import remove_run
+from tests.support.processes import children_of, free_port, http, remove_run, wait_for
 
 _TOTAL = re.compile(rb"^(?:summary|totals): (\d+)", re.MULTILINE)
 
@@ -60,17 +59,6 @@ def play_moves(port: int, clients: int, moves: int) -> tuple[int, int]:
     for thread in threads:
         thread.join()
     return sum(p for p, _ in counts), sum(g for _, g in counts)
-
-
-def wait_for(port: int, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.5)
-    raise SystemExit(f"the server did not answer on port {port} within {seconds:.0f} s")
 
 
 def total_instructions(dump: Path) -> int:
@@ -106,9 +94,10 @@ def main() -> int:
         )
         worker = subprocess.Popen([str(BIN / "menagerie"), "worker"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
         try:
-            wait_for(port, 300)
+            health = f"http://127.0.0.1:{port}/health"
+            wait_for(lambda: http("GET", health)[0] == 200, 300, "the server under callgrind to answer")
             play_moves(port, args.clients, args.warm)
-            served = children(server.pid)
+            served = children_of(server.pid)
             if len(served) != 1:
                 raise SystemExit(f"expected one server worker process, found {served}")
             pid = served[0]
