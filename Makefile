@@ -1,5 +1,13 @@
 # `make run` and `make test` set everything up on a fresh machine with Python 3.11.
-PYTHON ?= python3
+# The interpreter the venv is built on: the first Python 3.11 that can make a venv,
+# Debian's own first. Debian's python3.11 has libpython linked in and is built
+# optimised; pyenv's default build (a shared libpython, no profile-guided
+# optimisation) runs the server with 12% more instructions and about 18% more
+# CPU a move (bench/bench_server_instructions.py, bench/bench_http.py; README,
+# "Performance"). Any Python 3.11 works: `make setup PYTHON=python3.11`.
+PYTHON ?= $(shell for p in /usr/bin/python3.11 python3.11 python3; do \
+  $$p -c 'import sys, venv, ensurepip; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null && { echo $$p; exit; }; \
+  done; echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
