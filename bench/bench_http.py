@@ -1,6 +1,7 @@
 """HTTP load: moves per second, latencies and server CPU per move, under granian or gunicorn on a real Redis.
 
-Starts the service (`--server`: `menagerie serve`, granian, by default;
+Starts the service (`--server`: `menagerie serve`, granian, by default, with
+`--workers` processes, 2 as `menagerie serve`;
 `gthread` as `menagerie serve --server gunicorn` runs gunicorn; `gunicorn`,
 its sync workers) and one `menagerie worker`
 for the system's steps against the Redis at REDIS_URL with a key prefix of its own; N clients
@@ -47,16 +48,17 @@ GAMES = [("life-is-life", 4), ("animals-on-board", 3), ("bloede-kuh", 4), ("zop-
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid: int) -> float:
-    """Return the user + system CPU seconds of a process and its children so far."""
-    total = 0.0
+def cpu_times(pid: int) -> tuple[float, float]:
+    """Return the user and the system CPU seconds of a process and its children so far."""
+    user = system = 0.0
     for p in [pid, *children(pid)]:
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
         except FileNotFoundError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / TICKS
-    return total
+        user += int(fields[11]) / TICKS
+        system += int(fields[12]) / TICKS
+    return user, system
 
 
 def children(pid: int) -> list[int]:
@@ -141,14 +143,15 @@ def run_level(port: int, server_pid: int, clients: int, seconds: float) -> dict[
             client.play(game, seats, deadline)
             turn += 1
 
-    cpu_before, wall_before = cpu_seconds(server_pid), time.perf_counter()
+    cpu_before, wall_before = cpu_times(server_pid), time.perf_counter()
     threads = [threading.Thread(target=loop, args=(i, c)) for i, c in enumerate(players)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - wall_before
-    cpu = cpu_seconds(server_pid) - cpu_before
+    user, system = (after - before for after, before in zip(cpu_times(server_pid), cpu_before, strict=True))
+    cpu = user + system
     posts = sorted(t for c in players for t in c.posts)
     gets = sorted(t for c in players for t in c.gets)
     moves = len(posts)
@@ -161,6 +164,8 @@ def run_level(port: int, server_pid: int, clients: int, seconds: float) -> dict[
         "get_p50": 1000 * statistics.median(gets) if gets else 0,
         "get_p99": 1000 * gets[int(0.99 * (len(gets) - 1))] if gets else 0,
         "cpu_ms_per_move": 1000 * cpu / moves if moves else 0,
+        # The kernel's share (sockets, the threads' hand-offs), beside the Python's.
+        "sys_ms_per_move": 1000 * system / moves if moves else 0,
         "gets_per_move": len(gets) / moves if moves else 0,
         "cpu_ms_per_request": 1000 * cpu / (moves + len(gets)) if moves else 0,
         "errors": sum(c.errors for c in players),
@@ -223,14 +228,14 @@ def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Na
         )
         print(
             f"{'store':>7} {'clients':>7} {'moves':>6} {'moves/s':>8} {'POST p50':>9} {'p99':>7} {'GET p50':>8} {'p99':>7}"
-            f" {'CPU ms/move':>11} {'GETs/move':>9} {'ms/request':>10} {'errors':>6}"
+            f" {'CPU ms/move':>11} {'of it sys':>9} {'GETs/move':>9} {'ms/request':>10} {'errors':>6}"
         )
         for clients in [int(n) for n in args.clients.split(",")]:
             r = run_level(port, server.pid, clients, args.seconds)
             print(
                 f"{label:>7} {r['clients']:>7} {r['moves']:>6} {r['moves_s']:>8.0f} {r['post_p50']:>8.1f}ms"
                 f" {r['post_p99']:>6.1f}ms {r['get_p50']:>7.1f}ms {r['get_p99']:>6.1f}ms"
-                f" {r['cpu_ms_per_move']:>11.2f} {r['gets_per_move']:>9.2f} {r['cpu_ms_per_request']:>10.2f} {r['errors']:>6}"
+                f" {r['cpu_ms_per_move']:>11.2f} {r['sys_ms_per_move']:>9.2f} {r['gets_per_move']:>9.2f} {r['cpu_ms_per_request']:>10.2f} {r['errors']:>6}"
             )
         for clients in (1, 16):
             xadd = redis_benchmark(store_url, clients, cluster=is_cluster_url(store_url))
@@ -245,7 +250,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", default="1,4,16,32")
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--workers", type=int, default=4, help="server worker processes")
+    # What `menagerie serve` runs by default: on two cores 2 processes take less CPU a
+    # move than 4 (README, "Performance"); earlier figures were taken with 4.
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes (menagerie serve's default)")
     parser.add_argument(
         "--server",
         choices=("granian", "gunicorn", "gthread"),
@@ -257,10 +264,6 @@ def main() -> int:
     )
     args = parser.parse_args()
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    print(
-        f"{'store':>7} {'clients':>7} {'moves':>6} {'moves/s':>8} {'POST p50':>9} {'p99':>7} {'GET p50':>8} {'p99':>7}"
-        f" {'CPU ms/move':>11} {'errors':>6}"
-    )
     serve_and_measure("single", url, url, args)
     if args.cluster:
         with tempfile.TemporaryDirectory(prefix="bench-cluster-") as directory:
