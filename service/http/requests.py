@@ -94,8 +94,8 @@ def _check_text(text: str) -> None:
 
 def query(schema: Schema) -> dict[str, Any]:
     """Parse and validate the query string."""
-    if not request.args:
-        # Most requests have no query: its defaults, loaded once per schema.
+    if not request.query_string or not request.args:
+        # Most requests have no query: its defaults, loaded once per schema (and no parse of an empty one).
         return dict(_defaults(schema))
     loaded: dict[str, Any] = schema.load(request.args.to_dict())
     return loaded
