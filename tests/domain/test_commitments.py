@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import collections
 import copy
+import dataclasses
+import datetime
+import decimal
+import enum
 import json
 import math
 import random
+import uuid
+from typing import Any
 
+import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.audit import audit
-from domain.canonical import NonCanonicalValue, canonical_json
+from domain.canonical import NonCanonicalValue, _fast_bytes, _standard, canonical_bytes, canonical_json
 from domain.commitments import commit, commitment_key, opens, verify_published
 from domain.errors import OptionsError
 from domain.events import GENESIS_HASH, chain_hash
@@ -52,6 +62,268 @@ def test_a_lone_surrogate_has_no_canonical_form():
 @pytest.mark.parametrize("value", [{"b": [1, 2.5, -0.0, None, True], "a": "ü😀"}, {"n": (1 << 63) - 1}, []])
 def test_the_canonical_form_is_sorted_compact_ascii_json(value):
     assert canonical_json(value) == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+# --- the fast path: orjson's text only where it is the standard library's, byte for byte ---
+
+
+def outcome(encode: Any, value: Any) -> Any:
+    """What an encoder makes of a value: its text, or the type of what it raised."""
+    try:
+        return encode(value)
+    except Exception as error:  # noqa: BLE001 - the type raised is the outcome compared
+        return type(error)
+
+
+def assert_as_the_standard_library(value: Any) -> None:
+    expected = outcome(_standard, value)  # the standard library's encoder and checks, as before the fast path
+    assert outcome(canonical_json, value) == expected
+    assert outcome(canonical_bytes, value) == (expected.encode("ascii") if isinstance(expected, str) else expected)
+
+
+# Subclasses: the standard library writes most as their base type (an int by int.__repr__, a dict by its
+# own items()); orjson, passed through, refuses them.
+class Text(str):
+    pass
+
+
+class Number(int):
+    def __repr__(self) -> str:
+        return "not a number"
+
+
+class Real(float):
+    pass
+
+
+class Shadowed(dict):
+    def items(self) -> Any:
+        return [("shadowed", 1)]
+
+
+class Items(list):
+    pass
+
+
+class Pair(tuple):
+    pass
+
+
+class Plain(enum.Enum):
+    A = 1
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+
+
+class Colour(enum.StrEnum):
+    RED = "red"
+
+
+class Shown(enum.StrEnum):
+    """A str enum whose value is not its text: orjson writes the value, the standard library the text."""
+
+    def __new__(cls, text: str, value: int) -> Shown:
+        member = str.__new__(cls, text)
+        member._value_ = value
+        return member
+
+    ONE = ("one", 1)
+
+    def __repr__(self) -> str:  # the str enum's own repr would show the value as a str
+        return f"Shown.{self.name}"
+
+
+class Faulty(enum.Enum):
+    """An enum whose value raises: orjson 3.13 crashes the process on it, so it must never meet one."""
+
+    A = 1
+
+    @property
+    def value(self) -> int:
+        raise KeyError("no value")
+
+
+@dataclasses.dataclass
+class Record:
+    x: int = 1
+
+
+def nested(depth: int, inner: Any = 1) -> Any:
+    for _ in range(depth):
+        inner = [inner]
+    return inner
+
+
+def cycle() -> list:
+    looped: list = []
+    looped.append(looped)
+    return looped
+
+
+EDGES = [
+    # orjson writes non-ASCII as raw UTF-8, the standard library as \uXXXX
+    "é",
+    {"a": "ü😀"},
+    {"é": 1},
+    "\u2028",
+    "\U0010ffff",
+    # orjson writes DEL as it is
+    "\x7f",
+    {"\x7f": "\x7f"},
+    # lone surrogates: orjson refuses them, the standard library writes them and the check refuses them
+    "\ud800",
+    {"\udfff": 1},
+    ["\ud83d"],
+    "\\ud800",  # a backslash, "u", "d": ASCII text
+    # every ASCII character, as a value and as a key: \b \f \n \r \t, other controls as \u00XX, " and \\, /
+    "".join(map(chr, range(128))),
+    {chr(code): code for code in range(128)},
+    '"\\/',
+    # NaN and the infinities: orjson writes null
+    math.nan,
+    [math.inf],
+    {"a": -math.inf, "b": None},
+    [None, math.nan],
+    None,
+    {"a": None},
+    "null",
+    # floats: orjson writes those from 1e-9 up to 1e-4 otherwise (1e-05 as 0.00001, 1e-07 as 1e-7)
+    1e-05,
+    -1e-05,
+    1e-07,
+    [8.552255801932976e-05],
+    [-5.496311670270056e-06],
+    {"a": 1e-07},
+    [1.5e-09],
+    [1e-10, 1e-4, 1e16, 1e22, 1e-300, 1.2345678901234568e17, -1.5e300],
+    [5e-324, -5e-324, 1.7976931348623157e308, 2.2250738585072014e-308],
+    [-0.0, 0.0, 0.1, 1.0, 100.0, 1.5, -1.5, 2.0**53, 2.0**64],
+    {"b": [1, 2.5, -0.0, True], "a": "x"},
+    # strings that look like numbers: only ever a false alarm
+    ["1.5", "v1.2", ":1.5,", "[1e5]", "-1e-05", "1e+16", "a-1e5-b", "2026-05-09T07:35:25.123Z"],
+    {"1.5": "e", ",": ".", "-": "+"},
+    # integers: orjson refuses beyond 2**53 here; 64 bits the limit of the canonical form
+    [2**53 - 1, -(2**53 - 1)],
+    [2**53],
+    [-(2**53)],
+    [2**63 - 1, -(2**63)],
+    [2**63],
+    [-(2**63) - 1],
+    [2**64 - 1],
+    [10**30],
+    5,
+    -5,
+    0,
+    True,
+    False,
+    [True, False, 0, 1],
+    # keys: the standard library writes int, float, bool and None keys as strings; orjson refuses them
+    {1: "a"},
+    {True: 1, False: 0},
+    {None: 1},
+    {1.5: 1, math.nan: 2},
+    {1: 1, "1": 2},
+    {1: 0, "a": 0},
+    # key order: code points, sorted before they are escaped
+    {"b": 1, "a": 2, "B": 3, "_": 4, "~": 5, "a\x00": 6, "": 7, "\n": 8, '"': 9, "\\": 10},
+    # tuples are arrays
+    (1, 2),
+    {"a": (1, "x", ())},
+    # subclasses: the standard library writes most as their base type, orjson passes them through and refuses them
+    Text("x"),
+    {Text("k"): 1},
+    Number(3),
+    [Real(1.5)],
+    Shadowed(a=1),
+    collections.OrderedDict(b=1, a=2),
+    Items([1, 2]),
+    Pair((1, 2)),
+    collections.namedtuple("Point", "x y")(1, 2),
+    # types orjson writes and the standard library does not, or writes otherwise
+    Plain.A,
+    [Plain.A],
+    {"level": Level.LOW},
+    [Colour.RED],
+    Shown.ONE,
+    {"shown": Shown.ONE},
+    [Faulty.A],
+    uuid.UUID(int=5),
+    orjson.Fragment(b'{"a":1}'),
+    Record(),
+    datetime.datetime(2026, 1, 1),
+    datetime.date(2026, 1, 1),
+    datetime.time(12, 0),
+    decimal.Decimal("1.5"),
+    # types marshal writes and the standard library does not
+    b"x",
+    bytearray(b"x"),
+    memoryview(b"x"),
+    {1, 2},
+    frozenset(),
+    1j,
+    ...,
+    # nesting: orjson stops at 255 levels, marshal at 2000, the standard library at the recursion limit
+    nested(254),
+    nested(256),
+    nested(300, {"a": "b"}),
+    nested(2500),
+    nested(100_000),
+    cycle(),
+]
+
+
+@pytest.mark.parametrize("value", EDGES, ids=range(len(EDGES)))
+def test_every_known_difference_of_orjson_is_written_as_the_standard_library_does(value):
+    assert_as_the_standard_library(value)
+
+
+def test_plain_values_take_the_fast_path(finished):
+    """Not a vacuous fast path: values like an event's go through orjson."""
+    events = [event.to_dict() for event in finished.log]
+    fast = [event for event in events if _fast_bytes(event) is not None]
+    assert len(fast) > len(events) / 2
+    for event in events:
+        assert_as_the_standard_library(event)
+    assert _fast_bytes({"type": "place", "cards": ["sheep", "cow"], "seat": 1, "done": False, "n": -3}) is not None
+
+
+_ASCII = st.text(st.characters(max_codepoint=0x7F), max_size=10)
+_TEXTS = (
+    _ASCII
+    | st.text(st.sampled_from('0123456789.eE+-:,[]{}"\\/nul'), max_size=10)  # number-like and structural
+    | st.text(st.characters(exclude_categories=()), max_size=6)  # any code point, lone surrogates too
+)
+_BOUNDS = [2**53 - 1, 2**53, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 10**18, 10**19]
+_INTS = st.integers() | st.integers(-(2**65), 2**65) | st.sampled_from(_BOUNDS + [-bound for bound in _BOUNDS])
+# Any float, and those orjson writes otherwise (from 1e-9 up to 1e-4) more often than any float would be.
+_FLOATS = (
+    st.floats() | st.floats(1e-10, 1e-4) | st.floats(-1e-4, -1e-10) | st.sampled_from([math.nan, math.inf, -math.inf])
+)
+# Values of other types, which orjson writes (or refuses) and the standard library refuses (or writes).
+_OTHERS = st.sampled_from(
+    [Text("x"), Number(3), Real(1.5), Plain.A, Level.LOW, Colour.RED, Shown.ONE, uuid.UUID(int=5), Record(), b"x"]
+)
+_SCALARS = st.none() | st.booleans() | _INTS | _FLOATS | _TEXTS | _OTHERS
+_PLAIN = st.booleans() | st.integers(-(2**53), 2**53) | _ASCII  # what events hold: the fast path's own
+_KEYS = _TEXTS | _INTS | st.booleans() | st.none() | _FLOATS
+JSON_ISH = st.recursive(
+    _SCALARS | _PLAIN,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=4).map(tuple)
+        | st.dictionaries(_ASCII, inner, max_size=4)
+        | st.dictionaries(_KEYS, inner, max_size=4)
+    ),
+    max_leaves=24,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_ISH)
+def test_any_json_ish_value_is_written_as_the_standard_library_does(value):
+    assert_as_the_standard_library(value)
 
 
 # --- commitments -------------------------------------------------------------------
