@@ -10,7 +10,7 @@ round them) raise `NonCanonicalValue`, so nothing can be hashed as one thing
 and stored as another, or stored and then never read back.
 
 The standard library's encoder defines the form. Most values (small dicts of
-ASCII strings, ints and bools) are written by orjson instead, in half the
+ASCII strings, ints, bools and None) are written by orjson instead, in half the
 time or less, when its text is provably the same bytes (`_fast_bytes` says why).
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import marshal
+import re
 from typing import Any
 
 import orjson
@@ -59,6 +60,12 @@ _SHAPE = bytes(_MARKS.get(byte, 0x5F if byte < 0x7F else 0x21) for byte in range
 _DIGITS = b"0123456789"
 # The first byte of a number alone, which has nothing to its left in the shape.
 _BARE = b"-0123456789"
+# A NaN or an infinity in marshal's stream (version 4): its type byte ("g", or
+# "g" | 0x80 when marshal numbers the object for back-references), then the
+# double's 8 IEEE 754 bytes, little-endian, whose exponent is all ones: the
+# 7th byte 0xF0 or more, the 8th 0x7F or 0xFF. (Other bytes may match too: an
+# int's, say, after a "g" in a string. That only costs the standard path.)
+_NON_FINITE = re.compile(rb"[g\xe7].{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
 
 
 class NonCanonicalValue(OptionsError):
@@ -117,10 +124,11 @@ def _fast_bytes(value: Any) -> bytes | None:
       writes raw ("!" in the shape), as it does every non-ASCII character.
       orjson refuses lone surrogates. ASCII keys sort alike.
     - Floats: formatted otherwise from 1e-9 up to 1e-4 (1e-05 as 0.00001, 1e-07
-      as 1e-7), so none is written here (",.," or ",..," in the shape); NaN and
-      ±Infinity orjson writes as null, so no null either ("null" in the shape:
-      a None, or a string holding the letters, costs the standard path). A
+      as 1e-7), so none is written here (",.," or ",..," in the shape). A
       number alone has nothing to its left in the shape: not written here.
+    - null: None's, alike; but orjson writes NaN and ±Infinity as null too, so
+      a text with null ("null" in the shape, or a string holding the letters)
+      is written here only if marshal's stream holds no non-finite double.
     - orjson refuses (TypeError) non-str keys, lone surrogates and nesting
       beyond 255 levels, cycles among them; marshal refuses (ValueError) what it
       cannot write and nesting beyond 2000 levels.
@@ -128,14 +136,17 @@ def _fast_bytes(value: Any) -> bytes | None:
     try:
         # First, so that orjson only ever meets the builtin types: it crashes the
         # process on an enum whose `value` raises (orjson 3.13).
-        marshal.dumps(value)
+        marshalled = marshal.dumps(value, 4)  # the version _NON_FINITE reads
         text = orjson.dumps(value, option=_FAST_OPTIONS)
     except (ValueError, TypeError):
         return None
     # Searched as str: `bytes in bytes` tries the needle as an int first, and
     # raising and clearing that TypeError costs more than the search.
     shape = text.translate(_SHAPE, _DIGITS).decode("ascii")
-    if "!" in shape or ",.," in shape or ",..," in shape or "null" in shape or text[0] in _BARE:
+    if "!" in shape or ",.," in shape or ",..," in shape or text[0] in _BARE:
+        return None
+    # Most streams hold neither 0x7F nor 0xFF (memchr), so few need the search.
+    if "null" in shape and (0x7F in marshalled or 0xFF in marshalled) and _NON_FINITE.search(marshalled):
         return None
     return text
 

@@ -11,6 +11,7 @@ import enum
 import json
 import math
 import random
+import struct
 import uuid
 from typing import Any
 
@@ -186,9 +187,16 @@ EDGES = [
     [math.inf],
     {"a": -math.inf, "b": None},
     [None, math.nan],
+    # null is None's too: written fast only if marshal's stream holds no NaN or infinity, shared or not
     None,
     {"a": None},
     "null",
+    [None, float("nan")],  # a float of its own: marshal writes "g" and its bytes
+    [None, math.inf, math.inf],  # one float twice: marshal numbers it (0xE7) and refers back to it
+    {"a": None, "b": -math.nan, "c": (float("-inf"),)},
+    [None, struct.unpack("<d", b"\x01\x00\x00\x00\x00\x00\xf0\x7f")[0]],  # a NaN with a payload
+    nested(200, [None, math.nan]),
+    {"a": None, "pig": [-1, -(2**31), 2**31 - 1], "g": "giraffe"},
     # floats: orjson writes those from 1e-9 up to 1e-4 otherwise (1e-05 as 0.00001, 1e-07 as 1e-7)
     1e-05,
     -1e-05,
@@ -287,6 +295,7 @@ def test_plain_values_take_the_fast_path(finished):
     for event in events:
         assert_as_the_standard_library(event)
     assert _fast_bytes({"type": "place", "cards": ["sheep", "cow"], "seat": 1, "done": False, "n": -3}) is not None
+    assert _fast_bytes({"bot": None, "scores": [-30, 255, 127], "seat": 0}) is not None  # 0xFF and 0x7F, no float
 
 
 _ASCII = st.text(st.characters(max_codepoint=0x7F), max_size=10)
