@@ -34,6 +34,10 @@ TIMEOUT_S = 30
 # service/http/streams.py), and its limit on reading a request's headers.
 GRANIAN_THREADS = 64
 HEADER_READ_TIMEOUT_S = 10
+# A granian worker process still running this long after the stop signal is killed. Without
+# it, a worker that misses the signal (seen in our tests now and then, as in
+# emmett-framework/granian#875) holds the whole server's stop forever.
+GRANIAN_KILL_TIMEOUT_S = 10
 
 # gunicorn answers a request it cannot parse itself, in HTML, before the app
 # sees it. Its limits are set at their most generous, so that every request a
@@ -107,6 +111,7 @@ def granian_server(host: str, port: int, workers: int) -> Any:
         blocking_threads=GRANIAN_THREADS,
         http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_TIMEOUT_S * 1000),
         respawn_failed_workers=True,
+        workers_kill_timeout=GRANIAN_KILL_TIMEOUT_S,
         log_level=LogLevels.warning,
     )
 
