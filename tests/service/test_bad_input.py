@@ -7,6 +7,8 @@ import threading
 from typing import Any
 
 import pytest
+from werkzeug.test import EnvironBuilder
+from werkzeug.wrappers import Response
 
 from service.http import create_app
 
@@ -170,3 +172,28 @@ def test_a_refused_seat_is_named_by_its_index_in_the_details(client):
     response = client.post("/games", json={"game": "toy", "seats": [{"name": "ann"}, {"name": "bob", "bot": "random"}]})
     assert response.status_code == 400
     assert response.json["error"]["details"] == {"seats": {"1": {"_schema": ["a seat has a name or a bot, not both"]}}}
+
+
+@pytest.mark.parametrize(
+    ("path", "size", "status"),
+    [("/nowhere", 60_000, 404), ("/games/x/actions", 60_000, 404), ("/games", 200_000, 413), ("/games", 900_000, 413)],
+)
+def test_a_body_the_answer_did_not_need_is_read_to_its_end(fake_services, path, size, status):
+    # Left in the connection, it makes granian drop a keep-alive connection without a word.
+    app = create_app(fake_services, {"RATE_LIMITS_ENABLED": False})
+    raw = b'{"pad": "' + b"a" * size + b'"}'
+    environ = EnvironBuilder(path=path, method="POST", data=raw, content_type="application/json").get_environ()
+    response = Response.from_app(app.wsgi_app, environ)
+    assert response.status_code == status
+    assert environ["wsgi.input"].tell() == len(raw)
+    assert "Connection" not in response.headers
+
+
+def test_a_body_too_large_to_read_is_left_and_the_connection_closed(fake_services):
+    app = create_app(fake_services, {"RATE_LIMITS_ENABLED": False})
+    raw = b'{"pad": "' + b"a" * 2_000_000 + b'"}'
+    environ = EnvironBuilder(path="/games", method="POST", data=raw, content_type="application/json").get_environ()
+    response = Response.from_app(app.wsgi_app, environ)
+    assert response.status_code == 413
+    assert environ["wsgi.input"].tell() == 0
+    assert response.headers["Connection"] == "close"
