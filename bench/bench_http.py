@@ -12,12 +12,15 @@ legal action. Prints moves/s, POST and GET p50/p99, server CPU ms per move
 `redis-benchmark` XADD figures on the same Redis in the same run. Bounded:
 each level runs for --seconds at most; loopback only. Removes its keys.
 
-`--cluster` then runs the same levels with the store on a 3-master Redis
-Cluster of its own (`tests/support/cluster.py`, from the installed
-redis-server), RQ staying on the Redis at REDIS_URL, and prints its rows
-beside the single-node ones.
+`--aof` then runs the same levels on a redis-server of its own that syncs its
+append-only file on every write (`appendfsync always`, as the README's
+deployment section advises and as issue 15 was measured; the Redis at
+REDIS_URL may keep nothing on disk), store and RQ both on it. `--cluster` then
+runs them with the store on a 3-master Redis Cluster of its own
+(`tests/support/cluster.py`, from the installed redis-server), RQ staying on
+the Redis at REDIS_URL. Their rows print beside the single-node ones.
 
-Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_http [--clients 1,4,16,32] [--seconds 10] [--cluster] [--server granian|gthread|gunicorn]
+Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_http [--clients 1,4,16,32] [--seconds 10] [--aof] [--cluster] [--server granian|gthread|gunicorn]
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from pathlib import Path
 
 from service.adapters.connections import connect, is_cluster_url
 from tests.support.cluster import OwnCluster
-from tests.support.processes import free_port, remove_run
+from tests.support.processes import OwnRedis, free_port, remove_run
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -260,11 +263,22 @@ def main() -> int:
         help="granian: `menagerie serve`; gunicorn: sync workers; gthread: `menagerie serve --server gunicorn`",
     )
     parser.add_argument(
+        "--aof", action="store_true", help="then the same run on a redis-server of its own with appendfsync always"
+    )
+    parser.add_argument(
         "--cluster", action="store_true", help="then the same run on a 3-master Redis Cluster of its own (RQ stays put)"
     )
     args = parser.parse_args()
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     serve_and_measure("single", url, url, args)
+    if args.aof:
+        with tempfile.TemporaryDirectory(prefix="bench-aof-") as directory:
+            own = OwnRedis(Path(directory))
+            own.start()
+            try:
+                serve_and_measure("aof", own.url, own.url, args)
+            finally:
+                own.kill()  # its data is this run's only
     if args.cluster:
         with tempfile.TemporaryDirectory(prefix="bench-cluster-") as directory:
             cluster = OwnCluster(Path(directory)).start()
