@@ -8,7 +8,6 @@ from typing import Any
 from flask import Flask
 
 from service.bootstrap import Services, from_env
-from service.http.bodies import install_draining
 from service.http.errors import register_error_handlers
 from service.http.games import games
 from service.http.json import OrjsonProvider
@@ -35,7 +34,6 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     services = services or from_env(background_jobs=True)
     app.extensions["menagerie"] = services
     register_error_handlers(app)
-    install_draining(app, MAX_BODY_BYTES)
     install_views(app)
     app.register_blueprint(games)
     app.register_blueprint(tournaments)

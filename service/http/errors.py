@@ -26,6 +26,7 @@ from service.errors import (
     Unauthorized,
     VersionConflict,
 )
+from service.http.bodies import drain_body
 from service.http.json import encode
 from service.http.limits import retry_after_s
 
@@ -69,7 +70,9 @@ def error_response(status: int, code: str, message: str, details: Any = None) ->
         encode(details)
     except TypeError:
         details = {"omitted": "details that cannot be written as JSON"}
-    return jsonify({"error": {"code": code, "message": message, "details": details or {}}}), status
+    response = jsonify({"error": {"code": code, "message": message, "details": details or {}}})
+    drain_body(response, current_app.config["MAX_CONTENT_LENGTH"])
+    return response, status
 
 
 def register_error_handlers(app: Flask) -> None:

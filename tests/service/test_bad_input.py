@@ -174,16 +174,23 @@ def test_a_refused_seat_is_named_by_its_index_in_the_details(client):
     assert response.json["error"]["details"] == {"seats": {"1": {"_schema": ["a seat has a name or a bot, not both"]}}}
 
 
+def _post_raw(app, path: str, raw: bytes, content_length: int | None = None) -> tuple[Response, dict]:
+    """Send a body straight to the WSGI app; return the answer and the environ (its input's position)."""
+    environ = EnvironBuilder(path=path, method="POST", data=raw, content_type="application/json").get_environ()
+    if content_length is not None:
+        environ["CONTENT_LENGTH"] = str(content_length)
+    return Response.from_app(app.wsgi_app, environ), environ
+
+
 @pytest.mark.parametrize(
     ("path", "size", "status"),
     [("/nowhere", 60_000, 404), ("/games/x/actions", 60_000, 404), ("/games", 200_000, 413), ("/games", 900_000, 413)],
 )
-def test_a_body_the_answer_did_not_need_is_read_to_its_end(fake_services, path, size, status):
+def test_a_body_an_error_did_not_need_is_read_to_its_end(fake_services, path, size, status):
     # Left in the connection, it makes granian drop a keep-alive connection without a word.
     app = create_app(fake_services, {"RATE_LIMITS_ENABLED": False})
     raw = b'{"pad": "' + b"a" * size + b'"}'
-    environ = EnvironBuilder(path=path, method="POST", data=raw, content_type="application/json").get_environ()
-    response = Response.from_app(app.wsgi_app, environ)
+    response, environ = _post_raw(app, path, raw)
     assert response.status_code == status
     assert environ["wsgi.input"].tell() == len(raw)
     assert "Connection" not in response.headers
@@ -191,9 +198,15 @@ def test_a_body_the_answer_did_not_need_is_read_to_its_end(fake_services, path, 
 
 def test_a_body_too_large_to_read_is_left_and_the_connection_closed(fake_services):
     app = create_app(fake_services, {"RATE_LIMITS_ENABLED": False})
-    raw = b'{"pad": "' + b"a" * 2_000_000 + b'"}'
-    environ = EnvironBuilder(path="/games", method="POST", data=raw, content_type="application/json").get_environ()
-    response = Response.from_app(app.wsgi_app, environ)
+    response, environ = _post_raw(app, "/games", b'{"pad": "' + b"a" * 2_000_000 + b'"}')
     assert response.status_code == 413
     assert environ["wsgi.input"].tell() == 0
+    assert response.headers["Connection"] == "close"
+
+
+@pytest.mark.parametrize(("path", "status"), [("/games", 400), ("/nowhere", 404)])
+def test_a_body_shorter_than_its_content_length_is_a_4xx_and_the_connection_closed(fake_services, path, status):
+    app = create_app(fake_services, {"RATE_LIMITS_ENABLED": False})
+    response, _ = _post_raw(app, path, b'{"game": "toy"', content_length=5000)
+    assert response.status_code == status and response.json["error"]["code"] in ("bad_request", "not_found")
     assert response.headers["Connection"] == "close"
