@@ -24,16 +24,17 @@ from werkzeug.wsgi import LimitedStream
 DRAIN_BYTES = 1024 * 1024
 
 
-def drain_body(response: Response, max_body_bytes: int) -> None:
+def drain_body(response: Response) -> None:
     """Read what is left of the request's body, up to `DRAIN_BYTES`; past that, close the connection."""
     length = request.content_length
+    limit = request.max_content_length  # the app's MAX_CONTENT_LENGTH (None: no limit)
     if not length:
         return
     if length > DRAIN_BYTES:
         response.headers["Connection"] = "close"
         return
     try:
-        if length <= max_body_bytes:
+        if limit is None or length <= limit:
             stream = request.stream  # the stream the view read from, if it did
             if isinstance(stream, LimitedStream):  # as it is whenever a Content-Length is given
                 stream.exhaust()

@@ -71,7 +71,7 @@ def error_response(status: int, code: str, message: str, details: Any = None) ->
     except TypeError:
         details = {"omitted": "details that cannot be written as JSON"}
     response = jsonify({"error": {"code": code, "message": message, "details": details or {}}})
-    drain_body(response, current_app.config["MAX_CONTENT_LENGTH"])
+    drain_body(response)
     return response, status
 
 
