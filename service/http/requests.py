@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import current_app, request
 from marshmallow import Schema
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.bootstrap import Services
 from service.errors import MalformedJson
@@ -33,7 +34,11 @@ def body(schema: Schema, plainly: Callable[[dict[str, Any]], dict[str, Any] | No
     """
     if not request.is_json:
         raise MalformedJson("the body must be JSON (Content-Type: application/json)")
-    data = parse_json(request.get_data(cache=True))
+    raw = request.get_data(cache=True)
+    if request.content_length is None and len(raw) >= (request.max_content_length or math.inf):
+        # werkzeug cuts a chunked body at the limit rather than refusing it: refuse it as one with a length.
+        raise RequestEntityTooLarge()
+    data = parse_json(raw)
     if not isinstance(data, dict):
         raise MalformedJson("the body must be a JSON object")
     quick = plainly(data) if plainly is not None else None

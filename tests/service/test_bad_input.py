@@ -174,11 +174,19 @@ def test_a_refused_seat_is_named_by_its_index_in_the_details(client):
     assert response.json["error"]["details"] == {"seats": {"1": {"_schema": ["a seat has a name or a bot, not both"]}}}
 
 
-def _post_raw(app, path: str, raw: bytes, content_length: int | None = None) -> tuple[Response, dict]:
-    """Send a body straight to the WSGI app; return the answer and the environ (its input's position)."""
+def _post_raw(
+    app, path: str, raw: bytes, content_length: int | None = None, chunked: bool = False
+) -> tuple[Response, dict]:
+    """Send a body straight to the WSGI app; return the answer and the environ (its input's position).
+
+    `chunked`: no Content-Length, the server ending the stream (`wsgi.input_terminated`), as for a chunked body.
+    """
     environ = EnvironBuilder(path=path, method="POST", data=raw, content_type="application/json").get_environ()
     if content_length is not None:
         environ["CONTENT_LENGTH"] = str(content_length)
+    if chunked:
+        del environ["CONTENT_LENGTH"]
+        environ["wsgi.input_terminated"] = True
     return Response.from_app(app.wsgi_app, environ), environ
 
 
@@ -210,3 +218,31 @@ def test_a_body_shorter_than_its_content_length_is_a_4xx_and_the_connection_clos
     response, _ = _post_raw(app, path, b'{"game": "toy"', content_length=5000)
     assert response.status_code == status and response.json["error"]["code"] in ("bad_request", "not_found")
     assert response.headers["Connection"] == "close"
+
+
+@pytest.mark.parametrize(
+    ("path", "size", "status"), [("/nowhere", 1_000, 404), ("/nowhere", 200_000, 404), ("/games", 200_000, 413)]
+)
+def test_a_chunked_body_an_error_did_not_need_is_read_to_its_end(fake_services, path, size, status):
+    app = create_app(fake_services, {"RATE_LIMITS_ENABLED": False})
+    raw = b'{"pad": "' + b"a" * size + b'"}'
+    response, environ = _post_raw(app, path, raw, chunked=True)
+    assert response.status_code == status
+    assert environ["wsgi.input"].tell() == len(raw)
+    assert "Connection" not in response.headers
+
+
+def test_a_chunked_body_too_large_to_read_closes_the_connection(fake_services):
+    app = create_app(fake_services, {"RATE_LIMITS_ENABLED": False})
+    response, _ = _post_raw(app, "/games", b'{"pad": "' + b"a" * 2_000_000 + b'"}', chunked=True)
+    assert response.status_code == 413
+    assert response.headers["Connection"] == "close"
+
+
+def test_a_chunked_body_within_the_limit_is_taken(client):
+    raw = b'{"game": "toy", "seats": [{"name": "ann"}, {"name": "bob"}]}'
+    environ = EnvironBuilder(path="/games", method="POST", data=raw, content_type="application/json").get_environ()
+    del environ["CONTENT_LENGTH"]
+    environ["wsgi.input_terminated"] = True
+    response = Response.from_app(client.application.wsgi_app, environ)
+    assert response.status_code == 201, response.get_data()

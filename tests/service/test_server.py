@@ -87,10 +87,15 @@ def test_a_keep_alive_connection_outlives_a_body_the_answer_did_not_need(served)
     api, _, _ = served
     wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "the server to answer")
     connection = HTTPConnection("127.0.0.1", int(api.rsplit(":", 1)[1]), timeout=10)
-    body = json.dumps({"pad": "a" * 200_000})  # more than granian buffers, and over the 64 KiB limit
+    body = json.dumps({"pad": "a" * 200_000}).encode()  # more than granian buffers, and over the 64 KiB limit
+    cases = [("/nowhere", 404), ("/games/nope/actions", 404), ("/games", 413)]
     try:
-        for path, status in [("/nowhere", 404), ("/games/nope/actions", 404), ("/games", 413)]:
-            connection.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+        for (path, status), chunked in [(case, chunked) for case in cases for chunked in (False, True)]:
+            # Chunked: the body in pieces, with no Content-Length.
+            sent = (body[i : i + 50_000] for i in range(0, len(body), 50_000)) if chunked else body
+            connection.request(
+                "POST", path, body=sent, headers={"Content-Type": "application/json"}, encode_chunked=chunked
+            )
             answer = connection.getresponse()
             assert answer.status == status and answer.getheader("Connection") != "close", answer.read()
             answer.read()
