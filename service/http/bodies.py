@@ -29,7 +29,6 @@ DRAIN_BYTES = 1024 * 1024
 def drain_body(response: Response) -> None:
     """Read what is left of the request's body, up to `DRAIN_BYTES`; past that, close the connection."""
     length = request.content_length
-    limit = request.max_content_length  # the app's MAX_CONTENT_LENGTH (None: no limit)
     if length is None and request.environ.get("wsgi.input_terminated"):
         _drain_terminated(response)
         return
@@ -38,6 +37,7 @@ def drain_body(response: Response) -> None:
     if length > DRAIN_BYTES:
         response.headers["Connection"] = "close"
         return
+    limit = request.max_content_length  # the app's MAX_CONTENT_LENGTH (None: no limit)
     try:
         if limit is None or length <= limit:
             stream = request.stream  # the stream the view read from, if it did
