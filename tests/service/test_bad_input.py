@@ -241,8 +241,5 @@ def test_a_chunked_body_too_large_to_read_closes_the_connection(fake_services):
 
 def test_a_chunked_body_within_the_limit_is_taken(client):
     raw = b'{"game": "toy", "seats": [{"name": "ann"}, {"name": "bob"}]}'
-    environ = EnvironBuilder(path="/games", method="POST", data=raw, content_type="application/json").get_environ()
-    del environ["CONTENT_LENGTH"]
-    environ["wsgi.input_terminated"] = True
-    response = Response.from_app(client.application.wsgi_app, environ)
+    response, _ = _post_raw(client.application, "/games", raw, chunked=True)
     assert response.status_code == 201, response.get_data()
