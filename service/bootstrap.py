@@ -19,11 +19,11 @@ from rq import Queue
 
 from domain.game import Game
 from service.adapters.cache import GameRepository
-from service.adapters.connections import ConfigError, StoreRedis, connect, rq_url
+from service.adapters.connections import ConfigError, StoreRedis, connect, rq_url, timeouts
 from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
-from service.adapters.store import EventStore
+from service.adapters.store import MAX_BLOCK_MS, EventStore
 from service.application.archive import ArchiveService
 from service.application.games import GameService
 from service.application.ratings import RatingService
@@ -94,11 +94,13 @@ def build(
     step_timeout_s: int = 30,
     background_jobs: bool = False,
     queue_redis: Redis | None = None,
+    blocking_redis: StoreRedis | None = None,
 ) -> Services:
     """Wire the services on a Redis connection (real or fake), or a Redis Cluster.
 
     `queue_redis` is RQ's plain Redis; by default the store's, which must then
-    not be a cluster (RQ does not run on one).
+    not be a cluster (RQ does not run on one). `blocking_redis` is the store's
+    client for blocking reads (live streams); by default `redis`.
 
     `background_jobs` (with `inline_jobs`) runs the in-process jobs on a thread
     of their own instead of in the caller's (the embedded server).
@@ -108,7 +110,7 @@ def build(
     """
     if queue_redis is None and isinstance(redis, Redis):
         queue_redis = redis
-    store = EventStore(redis, prefix)
+    store = EventStore(redis, prefix, blocking_redis)
     directory = Directory(redis, prefix)
     repository = GameRepository(store)
     # In-process jobs and follow-ups run only after `build` returns, so they
@@ -180,12 +182,23 @@ def from_env(background_jobs: bool = False) -> Services:
     return services
 
 
-def build_from_urls(url: str, queue_url: str, prefix: str) -> Services:
-    """Wire the services on the store at `url` (a Redis or a Redis Cluster), with RQ on the plain Redis at `queue_url`."""
+def build_from_urls(url: str, queue_url: str, prefix: str, queue_blocks_for_s: float = 0) -> Services:
+    """Wire the services on the store at `url` (a Redis or a Redis Cluster), with RQ on the plain Redis at `queue_url`.
+
+    Each role has a client of its own, with timeouts for what it does (`connections.timeouts`):
+    commands, the live streams' blocking reads, and RQ's queue, which blocks for up to
+    `queue_blocks_for_s` where a worker waits for jobs (0 where jobs are only enqueued).
+    """
     log.info("event store: %s (prefix %s); jobs go to RQ queue %r on %s", url, prefix, prefix, queue_url)
-    store = connect(url)
-    queue_redis = store if isinstance(store, Redis) and queue_url == url else Redis.from_url(queue_url)
-    return build(store, prefix, inline_jobs=False, step_timeout_s=step_timeout_from_env(), queue_redis=queue_redis)
+    queue_redis = Redis.from_url(queue_url, **timeouts(queue_blocks_for_s))
+    return build(
+        connect(url),
+        prefix,
+        inline_jobs=False,
+        step_timeout_s=step_timeout_from_env(),
+        queue_redis=queue_redis,
+        blocking_redis=connect(url, blocks_for_s=MAX_BLOCK_MS / 1000),
+    )
 
 
 # A worker process keeps one set of services per connection so that its

@@ -7,6 +7,16 @@ listed, the client finding the rest. RQ does not run on a cluster (its
 scripts and transactions span keys of many slots), so its queues live on a
 plain Redis named by `RQ_REDIS_URL`, which defaults to `REDIS_URL` when that
 is not a cluster.
+
+Every client states its timeouts rather than taking its redis-py version's
+(none before 8.0, 5 s since): a command that gets no answer within
+`COMMAND_TIMEOUT_S` is an outage (503), and a client that blocks (a live
+stream's `XREAD BLOCK`, RQ's dequeue) is made with `blocks_for_s`, its
+socket timeout that much longer than a command's, so a block never outlasts
+its own socket. TCP keepalive (and, on one Redis, a health check
+before a command on a connection idle for `HEALTH_CHECK_S`; redis-py's
+cluster client does not take that setting) find a peer that went away
+silently.
 """
 
 from __future__ import annotations
@@ -49,6 +59,10 @@ STORE_UNAVAILABLE: tuple[type[Exception], ...] = (
     RedisClusterException,
 )
 
+COMMAND_TIMEOUT_S = 5.0
+CONNECT_TIMEOUT_S = 5.0
+HEALTH_CHECK_S = 30
+
 CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}  # scheme -> TLS
 
 
@@ -66,16 +80,26 @@ def is_cluster(redis: object) -> bool:
     return isinstance(redis, RedisCluster)
 
 
-def connect(url: str) -> StoreRedis:
-    """Connect to the Redis, or the Redis Cluster, a URL names."""
+def timeouts(blocks_for_s: float = 0) -> dict[str, Any]:
+    """Return a client's stated timeouts; `blocks_for_s`: the longest a command of this client may block."""
+    return {
+        "socket_timeout": COMMAND_TIMEOUT_S + blocks_for_s,
+        "socket_connect_timeout": CONNECT_TIMEOUT_S,
+        "socket_keepalive": True,
+        "health_check_interval": HEALTH_CHECK_S,
+    }
+
+
+def connect(url: str, blocks_for_s: float = 0) -> StoreRedis:
+    """Connect to the Redis, or the Redis Cluster, a URL names, with stated timeouts (see `timeouts`)."""
     if not is_cluster_url(url):
-        return Redis.from_url(url)
+        return Redis.from_url(url, **timeouts(blocks_for_s))
     parts = urlsplit(url)
     # urlsplit reads one host; the netloc may list several, after any credentials.
     credentials, _, hosts = parts.netloc.rpartition("@")
     username, _, password = credentials.partition(":")
     nodes = [_node(host) for host in hosts.split(",")]
-    options: dict[str, Any] = {"ssl": CLUSTER_SCHEMES[parts.scheme]}
+    options: dict[str, Any] = {"ssl": CLUSTER_SCHEMES[parts.scheme], **timeouts(blocks_for_s)}
     if username:
         options["username"] = unquote(username)
     if password:

@@ -69,6 +69,8 @@ return {'ok', tostring(version + #ARGV - 5)}
 # A due mark: nothing is due (unmark the game), or a delay in ms after which
 # the game's next step is overdue. None leaves the due index alone.
 NOT_DUE = -1
+# The longest a `wait` may block; the blocking client's socket timeout outlasts it.
+MAX_BLOCK_MS = 30_000
 DueMark = int | None
 DueOf = Callable[[Sequence[RecordedEvent]], DueMark]
 
@@ -86,8 +88,11 @@ class Appended:
 class EventStore:
     """Append and read game streams."""
 
-    def __init__(self, redis: StoreRedis, prefix: str = "menagerie") -> None:
+    def __init__(self, redis: StoreRedis, prefix: str = "menagerie", blocking: StoreRedis | None = None) -> None:
         self.redis = redis
+        # `wait` blocks on its own client, whose socket timeout outlasts the longest block
+        # (`connections.timeouts`); the embedded fakeredis has no sockets and serves both.
+        self.blocking = redis if blocking is None else blocking
         self.prefix = prefix
         # The due index: game id -> the time (ms) after which its next step is overdue.
         self.due_keys = DueKeys(prefix, sharded=is_cluster(redis))
@@ -202,7 +207,9 @@ class EventStore:
 
     def wait(self, game_id: str, after: int, block_ms: int) -> list[RecordedEvent]:
         """Return the events after version `after`, blocking up to `block_ms` for the first to come (XREAD)."""
-        reply = self.redis.xread({self._key(game_id, "events"): f"{after}-0"}, count=1000, block=block_ms)
+        if not 0 <= block_ms <= MAX_BLOCK_MS:
+            raise ValueError(f"a wait blocks for 0 to {MAX_BLOCK_MS} ms")
+        reply = self.blocking.xread({self._key(game_id, "events"): f"{after}-0"}, count=1000, block=block_ms)
         entries = cast(list[tuple[Any, list[tuple[bytes, dict[bytes, bytes]]]]], reply or [])
         return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _key, found in entries for _id, fields in found]
 

@@ -54,13 +54,14 @@ def _run(args: argparse.Namespace) -> int:
 def _worker() -> int:
     from service.adapters.connections import rq_url
     from service.bootstrap import build_from_urls, serve_jobs
-    from service.cli.supervise import run_worker
+    from service.cli.supervise import WORKER_TTL_S, run_worker
 
     url = os.environ.get("REDIS_URL")
     if not url:
         print("menagerie worker needs REDIS_URL (the embedded default runs jobs inside `serve`)", file=sys.stderr)
         return 2
-    services = serve_jobs(build_from_urls(url, rq_url(), os.environ.get("MENAGERIE_PREFIX", "menagerie")))
+    prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
+    services = serve_jobs(build_from_urls(url, rq_url(), prefix, queue_blocks_for_s=WORKER_TTL_S))
     # The steward takes the steps no job took (a crash between an append and
     # its enqueue, a killed worker); it waits out outages by itself.
     services.steward().start()

@@ -21,6 +21,10 @@ log = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
+# RQ's worker heartbeat; its dequeue blocks for up to 15 s less (RQ's rule), and the
+# worker's queue client is made to outlast that block (`build_from_urls`'s queue_blocks_for_s).
+WORKER_TTL_S = 60
+
 
 def _die_with_parent(parent: int) -> None:
     """In a child of the worker (RQ's scheduler), have the kernel send SIGTERM when the worker dies.
@@ -43,7 +47,12 @@ def run_worker(redis: Redis, prefix: str, max_backoff: float = 10.0) -> int:
     while True:
         # A fresh name each time: the last incarnation may still be listed as alive.
         # Human games' steps first: a flood of all-bot games waits behind them, never in front.
-        worker = SimpleWorker(worker_queues(prefix, redis), connection=redis, name=f"{prefix}-{uuid.uuid4().hex[:12]}")
+        worker = SimpleWorker(
+            worker_queues(prefix, redis),
+            connection=redis,
+            name=f"{prefix}-{uuid.uuid4().hex[:12]}",
+            worker_ttl=WORKER_TTL_S,
+        )
         started = time.monotonic()
         try:
             # SimpleWorker runs jobs in this process, so its aggregate cache lasts
