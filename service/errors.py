@@ -38,6 +38,12 @@ class InvalidIdempotencyKey(BadRequest):
     code = "invalid_idempotency_key"
 
 
+class IdempotencyKeyTooShort(BadRequest):
+    """An Idempotency-Key that would hand out seat tokens (on a create or a join) is too short to be a secret."""
+
+    code = "idempotency_key_too_short"
+
+
 class Unauthorized(ServiceError):
     """The route needs a token the request does not carry (HTTP 401)."""
 

@@ -5,9 +5,15 @@ they live on one shard and the script may touch them together:
 
 - `<prefix>:{<id>}:events` — the stream; entry ids are `<seq>-0`, so the
   version is the last entry's id and never drifts from the stream itself;
-- `<prefix>:{<id>}:idem` — idempotency keys → the result of their first run;
-- `<prefix>:{<id>}:seed` — the secret seed, until the game reveals it;
-- `<prefix>:{<id>}:created` — an idempotent create's first tokens and seed.
+- `<prefix>:{<id>}:idem:<sha256 of the key>` — an idempotency key's first
+  result, kept for `IDEMPOTENCY_TTL_MS` (24 h);
+- `<prefix>:{<id>}:seed` — the secret seed, until the game reveals it.
+
+An idempotent create's first record (the game's id, its tokens and seed) is
+kept under `<prefix>:create:<sha256 of the key>` for as long: the game's id
+is drawn at random, never derived from the key. Keys are looked up only by
+their hash, so nothing stored names one, and a record dies with its TTL: a
+key is a secret its sender keeps for the length of a retry, not for ever.
 
 The due index (`service.adapters.due`) is not a game's key: an append that
 says what the game waits on marks or unmarks the game there in the same
@@ -21,6 +27,7 @@ The stream is never trimmed: trimming deletes history.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,16 +43,17 @@ from service.adapters.slots import DueKeys, aggregate_key
 from service.errors import VersionConflict
 
 # Every check happens before the first write: Redis does not roll a script back.
-# KEYS: the stream, the idempotency hash, and the due key only with a due mark
-# (a tournament's or the ratings' appends name no key outside their own slot).
-# ARGV: expected version, idempotency key, its record, due mark, aggregate id,
-# events. The due mark is '' (leave the index alone), '-' (nothing due: unmark)
+# KEYS: the stream, the idempotency record's key (the stream's again when the
+# command has no key: the script then leaves it alone), and the due key only
+# with a due mark (a tournament's or the ratings' appends name no key outside
+# their own slot). ARGV: expected version, the record's lifetime in ms ('' for
+# no idempotency key), the record, due mark, aggregate id, events. The due mark is '' (leave the index alone), '-' (nothing due: unmark)
 # or a delay in ms after which anyone may take the game's next step; the
 # server's clock (TIME) dates it, so the hosts' clocks never disagree on it.
 _APPEND = """
-local idem = ARGV[2]
-if idem ~= '' then
-  local prior = redis.call('HGET', KEYS[2], idem)
+local keyed = ARGV[2] ~= ''
+if keyed then
+  local prior = redis.call('GET', KEYS[2])
   if prior then return {'duplicate', prior} end
 end
 local version = 0
@@ -55,7 +63,7 @@ if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
 for i = 6, #ARGV do
   redis.call('XADD', KEYS[1], tostring(version + i - 5) .. '-0', 'e', ARGV[i])
 end
-if idem ~= '' then redis.call('HSET', KEYS[2], idem, ARGV[3]) end
+if keyed then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2]) end
 if ARGV[4] == '-' then
   redis.call('ZREM', KEYS[3], ARGV[5])
 elseif ARGV[4] ~= '' then
@@ -69,6 +77,8 @@ return {'ok', tostring(version + #ARGV - 5)}
 # A due mark: nothing is due (unmark the game), or a delay in ms after which
 # the game's next step is overdue. None leaves the due index alone.
 NOT_DUE = -1
+# How long an idempotency key's first result is kept: a retry within a day gets it.
+IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000
 # The longest a `wait` may block; the blocking client's socket timeout outlasts it.
 MAX_BLOCK_MS = 30_000
 DueMark = int | None
@@ -177,14 +187,15 @@ class EventStore:
         due: DueMark,
     ) -> Appended:
         mark = "" if due is None else "-" if due == NOT_DUE else str(max(0, due))
-        keys = [self._key(game_id, "events"), self._key(game_id, "idem")]
+        events_key = self._key(game_id, "events")
+        keys = [events_key, self._idempotency_key(game_id, idempotency_key) if idempotency_key else events_key]
         if mark:
             keys.append(self._due_key(game_id))
         status, value = self._append(
             keys=keys,
             args=[
                 expected_version,
-                idempotency_key or "",
+                IDEMPOTENCY_TTL_MS if idempotency_key else "",
                 json.dumps(idempotency_record or {}),
                 mark,
                 game_id,
@@ -231,15 +242,18 @@ class EventStore:
 
     def prior_result(self, game_id: str, idempotency_key: str) -> Mapping[str, Any] | None:
         """Return the recorded result of an idempotency key's first run, if any."""
-        raw = self.redis.hget(self._key(game_id, "idem"), idempotency_key)
+        raw = self.redis.get(self._idempotency_key(game_id, idempotency_key))
         return json.loads(raw) if raw else None
 
-    def claim_creation(self, game_id: str, record: Mapping[str, Any]) -> Mapping[str, Any]:
-        """Keep the first record of an idempotent create (its tokens and seed); return whichever came first."""
-        key = self._key(game_id, "created")
-        self.redis.set(key, json.dumps(record), nx=True)
+    def claim_creation(self, idempotency_key: str, record: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Keep the first record of an idempotent create (its game id, tokens and seed); return whichever came first."""
+        key = f"{self.prefix}:create:{_digest(idempotency_key)}"
+        self.redis.set(key, json.dumps(record), nx=True, px=IDEMPOTENCY_TTL_MS)
         raw = self.redis.get(key)
         return cast(Mapping[str, Any], json.loads(raw)) if raw else record
+
+    def _idempotency_key(self, game_id: str, idempotency_key: str) -> str:
+        return self._key(game_id, f"idem:{_digest(idempotency_key)}")
 
     def save_seed(self, game_id: str, seed: str) -> None:
         """Keep a game's secret seed beside its stream."""
@@ -252,7 +266,8 @@ class EventStore:
 
     def delete(self, game_id: str) -> None:
         """Remove every key of a game (after it has been archived)."""
-        self.redis.delete(*(self._key(game_id, name) for name in ("events", "idem", "seed", "created")))
+        # Idempotency records expire by themselves; `idem` and `created` are where games stored them before.
+        self.redis.delete(*(self._key(game_id, name) for name in ("events", "seed", "idem", "created")))
         due_key = self.due_keys.of(game_id)
         if due_key is not None:
             self.redis.zrem(due_key, game_id)
@@ -268,3 +283,8 @@ class EventStore:
 def text(value: Any) -> str:
     """Return a Redis reply as text (bytes or str, by the connection's decoding)."""
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _digest(idempotency_key: str) -> str:
+    """Return the name an idempotency key is stored under: its SHA-256, so no stored name reveals a key."""
+    return hashlib.sha256(idempotency_key.encode()).hexdigest()

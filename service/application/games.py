@@ -8,7 +8,6 @@ through the one command path (`service.application.commands`).
 from __future__ import annotations
 
 import hashlib
-import itertools
 import secrets
 import time
 import uuid
@@ -89,10 +88,13 @@ class GameService:
     ) -> tuple[Game, list[dict[str, Any]]]:
         """Create a game; named seats get tokens, bot seats play by themselves, `{}` stays open.
 
-        With an idempotency key, a retry gets the same game and the same tokens.
+        With an idempotency key, a retry gets the same game and the same tokens
+        (for `IDEMPOTENCY_TTL_MS`): whoever knows the key owns the answer, so the
+        HTTP layer takes only long ones, and the game's id is drawn at random all
+        the same, never derived from the key.
         """
         client_seed = seed
-        game_id = self.store.new_id(_creation_ids(idempotency_key) if idempotency_key else _random_ids())
+        game_id = self.store.new_id(_random_ids())
         seed = seed if seed is not None else secrets.token_hex(32)
         tokens = [
             {"seat": index, "name": spec["name"], "token": self._new_token(game_id, index)}
@@ -103,10 +105,12 @@ class GameService:
             # The first attempt's tokens and seed win, so a retry after a crash
             # anywhere below completes the same game instead of starting another.
             fingerprint = _fingerprint([game_type, list(seats), dict(options), client_seed])
-            first = self.store.claim_creation(game_id, {"fingerprint": fingerprint, "tokens": tokens, "seed": seed})
+            first = self.store.claim_creation(
+                idempotency_key, {"id": game_id, "fingerprint": fingerprint, "tokens": tokens, "seed": seed}
+            )
             if first["fingerprint"] != fingerprint:
                 raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
-            tokens, seed = first["tokens"], first["seed"]
+            game_id, tokens, seed = first["id"], first["tokens"], first["seed"]
         command = {
             "kind": "create",
             "id": game_id,
@@ -317,17 +321,6 @@ def _random_ids() -> Iterator[str]:
     """Yield fresh random game ids (the store takes the first its layout can place)."""
     while True:
         yield uuid.uuid4().hex[:16]
-
-
-def _creation_ids(idempotency_key: str) -> Iterator[str]:
-    """Yield the ids a create with this key may make, in order: every retry names the same game.
-
-    The store takes the first it can place: on a single Redis the first, as
-    always; on a cluster the first in a due shard's slot.
-    """
-    yield hashlib.sha256(f"create\0{idempotency_key}".encode()).hexdigest()[:16]
-    for n in itertools.count(1):
-        yield hashlib.sha256(f"create\0{idempotency_key}\0{n}".encode()).hexdigest()[:16]
 
 
 def _command_seats(seats: Sequence[Mapping[str, Any]], tokens: Sequence[Mapping[str, Any]]) -> list[Any]:

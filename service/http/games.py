@@ -11,7 +11,14 @@ from flask import Blueprint, Response, jsonify, request
 from domain.game import FINISHED
 from domain.games import RULES
 from projections.game import game_view
-from service.errors import AtOutOfRange, GameInPlay, GameNotFound, InvalidIdempotencyKey, UnknownGameType
+from service.errors import (
+    AtOutOfRange,
+    GameInPlay,
+    GameNotFound,
+    IdempotencyKeyTooShort,
+    InvalidIdempotencyKey,
+    UnknownGameType,
+)
 from service.http.actions import load_action
 from service.http.auth import acting_seat, caller_seat
 from service.http.requests import body, query, services
@@ -28,6 +35,9 @@ from service.http.views import view_response
 
 games = Blueprint("games", __name__)
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+# A create's or a join's key gets its seat tokens back on a retry, so whoever knows it
+# owns the seats: at least 22 characters (a UUIDv4 has 36; 22 base64 characters hold 128 bits).
+SECRET_KEY_LENGTH = 22
 
 
 @games.get("/health")
@@ -72,7 +82,7 @@ def create_game() -> Any:
     if data["game"] not in RULES:
         raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
     game, tokens = services().games.create(
-        data["game"], data["seats"], data["options"], data["seed"], idempotency_key=_idempotency_key()
+        data["game"], data["seats"], data["options"], data["seed"], idempotency_key=_secret_idempotency_key()
     )
     payload = {"id": game.id, "game": game.type, "version": game.version, "status": game.status, "seats": tokens}
     return jsonify(payload), 201
@@ -120,7 +130,7 @@ def join_game(game_id: str) -> Any:
     """Take the first open seat."""
     services().repository.cached(game_id)
     data = body(JOIN)
-    return jsonify(services().games.join(game_id, data["name"], idempotency_key=_idempotency_key())), 201
+    return jsonify(services().games.join(game_id, data["name"], idempotency_key=_secret_idempotency_key())), 201
 
 
 @games.post("/games/<game_id>/actions")
@@ -143,6 +153,18 @@ def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _IDEMPOTENCY_KEY.match(key):
         raise InvalidIdempotencyKey("Idempotency-Key must be 1 to 200 visible ASCII characters")
+    return key
+
+
+def _secret_idempotency_key() -> str | None:
+    """Return the Idempotency-Key of a request whose retry hands out seat tokens: it must be long enough to be secret."""
+    key = _idempotency_key()
+    if key is not None and len(key) < SECRET_KEY_LENGTH:
+        raise IdempotencyKeyTooShort(
+            f"an Idempotency-Key that gets seat tokens back must be a secret of at least {SECRET_KEY_LENGTH} "
+            "characters (a random UUID will do)",
+            minimum=SECRET_KEY_LENGTH,
+        )
     return key
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 
 import pytest
@@ -101,4 +102,5 @@ def test_keys_share_one_cluster_hash_tag(redis_client, prefix):
     store.append("g1", batch(1), expected_version=0, idempotency_key="k", idempotency_record={})
     store.save_seed("g1", "s")
     keys = sorted(k.decode() for k in redis_client.scan_iter(match=f"{prefix}:*"))
-    assert keys == [f"{prefix}:{{g1}}:events", f"{prefix}:{{g1}}:idem", f"{prefix}:{{g1}}:seed"]
+    record = f"{prefix}:{{g1}}:idem:{hashlib.sha256(b'k').hexdigest()}"  # by the key's hash, never the key
+    assert keys == [f"{prefix}:{{g1}}:events", record, f"{prefix}:{{g1}}:seed"]
