@@ -29,15 +29,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 import orjson
 
 from domain.canonical import canonical_bytes
-from domain.commitments import CHAIN_VERSION
-from domain.events import Event, RecordedEvent, Seal, record
+from domain.events import RecordedEvent
 from service.adapters.connections import StoreRedis, is_cluster
 from service.adapters.slots import DueKeys, aggregate_key
 from service.errors import VersionConflict
@@ -82,7 +81,6 @@ IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000
 # The longest a `wait` may block; the blocking client's socket timeout outlasts it.
 MAX_BLOCK_MS = 30_000
 DueMark = int | None
-DueOf = Callable[[Sequence[RecordedEvent]], DueMark]
 
 
 @dataclass(frozen=True)
@@ -92,7 +90,6 @@ class Appended:
     version: int
     duplicate: bool = False
     prior: Mapping[str, Any] | None = None
-    events: Sequence[RecordedEvent] = ()
 
 
 class EventStore:
@@ -131,46 +128,6 @@ class EventStore:
         # The canonical encoder, the one the hashes are taken with: what is stored is what was hashed.
         payloads = [canonical_bytes(event.to_dict()) for event in events]
         return self._append_payloads(game_id, payloads, expected_version, idempotency_key, idempotency_record, due)
-
-    def append_decided(
-        self,
-        aggregate_id: str,
-        *,
-        version: int,
-        last_hash: str,
-        events: Sequence[Event],
-        command: Mapping[str, Any],
-        time: str,
-        command_id: str,
-        seal: Seal | None = None,
-        chain: int = CHAIN_VERSION,
-        idempotency_key: str | None = None,
-        idempotency_record: Mapping[str, Any] | None = None,
-        due: DueOf | None = None,
-    ) -> Appended:
-        """Put a decided batch on the chain after `version` and append it, expecting that version.
-
-        `due` tells, from the recorded batch, what to mark in the due index.
-        """
-        recorded = record(
-            list(events),
-            after_seq=version,
-            previous_hash=last_hash,
-            time=time,
-            command_id=command_id,
-            command=command,
-            seal=seal,
-            chain=chain,
-        )
-        appended = self.append(
-            aggregate_id,
-            recorded,
-            expected_version=version,
-            idempotency_key=idempotency_key,
-            idempotency_record=idempotency_record,
-            due=due(recorded) if due is not None else None,
-        )
-        return appended if appended.duplicate else Appended(version=appended.version, events=recorded)
 
     def append_raw(self, game_id: str, events: Sequence[Mapping[str, Any]], *, expected_version: int) -> Appended:
         """Append events exactly as given (an import keeps every byte its hashes cover)."""

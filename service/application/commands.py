@@ -1,13 +1,22 @@
-"""The one command path: load → decide → append at the version read → retry on conflict.
+"""The one command path: load → decide → chain → fold → due mark → append → keep.
 
 Every command on every aggregate (games, tournaments, ratings) comes through
-`CommandPath.run`. It decides on the cached aggregate when the caller says
-which version it expects, or asks to be optimistic, and the cache has it (no
-read at all), else on the aggregate caught up from its stream (one read); it appends with that version
-as the expectation (one `EVALSHA`), and folds the appended batch onto the
-aggregate it decided on, so nothing re-reads what it just wrote. A conflict
-means someone else appended first: catch up and decide again, up to
-`MAX_ATTEMPTS` times, unless the caller pinned the version it expects.
+`CommandPath.run`, each step once, in `_save`:
+
+1. load: the cached aggregate when the caller says which version it expects,
+   or asks to be optimistic, and the cache has it (no read at all), else the
+   aggregate caught up from its stream (one read);
+2. decide: the caller's function returns the command and its events;
+3. chain: the events are recorded after the version decided on (`domain.events.record`);
+4. fold: the recorded batch onto the aggregate decided on;
+5. due mark: what the aggregate after the batch waits on, for the due index;
+6. append: one `EVALSHA` at the version decided on, with the due mark and any
+   idempotency record (the store only appends and reads);
+7. keep: the folded aggregate goes into the cache, so nothing re-reads what it
+   just wrote.
+
+A conflict means someone else appended first: catch up and decide again, up
+to `MAX_ATTEMPTS` times, unless the caller pinned the version it expects.
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from domain.commitments import CHAIN_VERSION
-from domain.events import Event, RecordedEvent, Seal
+from domain.events import Event, RecordedEvent, Seal, record
 from service.adapters.cache import AggregateCache
 from service.adapters.snapshots import Chained
 from service.adapters.store import DueMark, EventStore
@@ -95,7 +104,7 @@ class CommandPath(Generic[A]):
         idempotency: Idempotency | None = None,
         command_id: Callable[[A, Decision], str] | None = None,
     ) -> Outcome[A]:
-        """Decide on the aggregate and append the decision; see the module docstring.
+        """Decide on the aggregate and save the decision; see the module docstring.
 
         `expected_version` pins the version the caller saw (a conflict is the
         caller's, never retried); `optimistic` decides on the cached aggregate
@@ -108,49 +117,45 @@ class CommandPath(Generic[A]):
             decision = decide(current)
             if not decision.events:
                 return Outcome(current, current, ())
-            first, last = current.version + 1, current.version + len(decision.events)
-            folded = _Folded(self.cache, current, self.due)
             try:
-                appended = self.store.append_decided(
-                    aggregate_id,
-                    version=current.version,
-                    last_hash=current.last_hash,
-                    events=decision.events,
-                    command=decision.command,
-                    seal=decision.seal,
-                    chain=decision.chain,
-                    time=self.clock(),
-                    command_id=command_id(current, decision) if command_id else uuid.uuid4().hex,
-                    idempotency_key=idempotency.key if idempotency else None,
-                    idempotency_record=idempotency.record(first, last) if idempotency else None,
-                    due=folded.due,
-                )
+                identity = command_id(current, decision) if command_id else uuid.uuid4().hex
+                return self._save(aggregate_id, current, decision, identity, idempotency)
             except VersionConflict:
                 current = self.cache.load(aggregate_id)
                 if expected_version is not None or attempt == MAX_ATTEMPTS - 1:
                     raise VersionConflict(expected_version or current.version, current.version) from None
-                continue
-            if appended.duplicate:
-                return Outcome(current, current, (), appended.prior)
-            return Outcome(current, folded.kept(aggregate_id, appended.events), appended.events)
         raise VersionConflict(current.version, current.version)  # pragma: no cover - the loop returns or raises
 
     def create(self, aggregate_id: str, empty: A, decision: Decision) -> Outcome[A]:
-        """Append the first batch of a new aggregate (a conflict means the id is taken)."""
-        folded = _Folded(self.cache, empty, self.due)
-        appended = self.store.append_decided(
-            aggregate_id,
-            version=0,
-            last_hash=empty.last_hash,
-            events=decision.events,
+        """Save the first batch of a new aggregate (a conflict means the id is taken)."""
+        return self._save(aggregate_id, empty, decision, uuid.uuid4().hex)
+
+    def _save(
+        self, aggregate_id: str, before: A, decision: Decision, command_id: str, idempotency: Idempotency | None = None
+    ) -> Outcome[A]:
+        """Chain the decided events, fold them, mark what is due, append at the version decided on; keep the result."""
+        recorded = record(
+            list(decision.events),
+            after_seq=before.version,
+            previous_hash=before.last_hash,
+            time=self.clock(),
+            command_id=command_id,
             command=decision.command,
             seal=decision.seal,
             chain=decision.chain,
-            time=self.clock(),
-            command_id=uuid.uuid4().hex,
-            due=folded.due,
         )
-        return Outcome(empty, folded.kept(aggregate_id, appended.events), appended.events)
+        after = self.cache.fold(before, recorded)
+        appended = self.store.append(
+            aggregate_id,
+            recorded,
+            expected_version=before.version,
+            idempotency_key=idempotency.key if idempotency else None,
+            idempotency_record=idempotency.record(recorded[0].seq, recorded[-1].seq) if idempotency else None,
+            due=self.due(after) if self.due is not None else None,
+        )
+        if appended.duplicate:
+            return Outcome(before, before, (), appended.prior)
+        return Outcome(before, self.cache.keep(aggregate_id, after), recorded)
 
     def _start(self, aggregate_id: str, expected_version: int | None, optimistic: bool) -> A:
         """Return the aggregate to decide on: the cached one when it can tell, else one caught up."""
@@ -159,25 +164,3 @@ class CommandPath(Generic[A]):
             # Versions only grow: a cached version past the expected one is a conflict already.
             return cached
         return self.cache.load(aggregate_id)
-
-
-class _Folded(Generic[A]):
-    """The aggregate after a recorded batch, folded once: for its due mark, then for the cache."""
-
-    def __init__(self, cache: AggregateCache[A], before: A, due: Callable[[A], DueMark] | None) -> None:
-        self._cache = cache
-        self._before = before
-        self._due = due
-        self._after: A | None = None
-
-    def due(self, recorded: Sequence[RecordedEvent]) -> DueMark:
-        """Return the due mark of the aggregate once the recorded batch is appended."""
-        if self._due is None:
-            return None
-        self._after = self._cache.fold(self._before, recorded)
-        return self._due(self._after)
-
-    def kept(self, aggregate_id: str, appended: Sequence[RecordedEvent]) -> A:
-        """Keep the aggregate after the appended batch in the cache, folding it if not done yet."""
-        after = self._after if self._after is not None else self._cache.fold(self._before, appended)
-        return self._cache.keep(aggregate_id, after)
