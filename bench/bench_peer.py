@@ -2,8 +2,9 @@
 
 The peer is boardgame.io 0.50 with its in-memory default storage, serving a
 simplified Blöde Kuh (`bench/peers/boardgameio/`; installed with `npm ci` when
-its node_modules is missing), played by its Node load client over socket.io,
-every seat on a socket of its own. Menagerie serves as `menagerie serve` does
+its node_modules is missing, and checked by its `check.js` before it is
+measured), played by its Node load client over socket.io, every seat on a
+socket of its own. Menagerie serves as `menagerie serve` does
 (`--server`, `--workers`), with one `menagerie worker`, store and RQ on a
 redis-server of its own that syncs its append-only file on every write
 (`appendfsync always`), played by bench_http's client on Blöde Kuh only.
@@ -69,14 +70,22 @@ class Row:
     errors: int
 
 
-def install_peer() -> None:
-    """Install the peer's pinned packages from its lock when they are missing."""
-    if (PEER / "node_modules" / "boardgame.io").is_dir():
-        return
+def install_peer() -> bool:
+    """Install the peer's pinned packages from its lock when they are missing; False without node and npm."""
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
-        raise SystemExit("bench_peer needs node and npm on the PATH to run boardgame.io")
-    subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PEER, check=True)
+        return False
+    if not (PEER / "node_modules" / "boardgame.io").is_dir():
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PEER, check=True)
+    return True
+
+
+def check_peer() -> None:
+    """Refuse to measure a port that breaks its rules (`check.js`: card count, forbidden moves, views)."""
+    done = subprocess.run(["node", "check.js", "5"], cwd=PEER, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        # boardgame.io logs every refused move on stderr: the last line is the check's own.
+        raise SystemExit(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "check.js failed")
 
 
 def wait_for_port(port: int, timeout_s: float) -> None:
@@ -119,6 +128,8 @@ def measure_boardgameio(port: int, pid: int, clients: int, seconds: float) -> Ro
         timeout=seconds + 120,
         check=True,
     )
+    # The server is still closing the client's sockets (a message to the other seats each): theirs too.
+    time.sleep(0.3)
     cpu = sum(total_cpu_times([pid])) - cpu_before
     children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     client_cpu = (children_after.ru_utime - children_before.ru_utime) + (
@@ -210,7 +221,10 @@ def main() -> int:
     parser.add_argument("--server", choices=("granian", "gunicorn", "gthread"), default="granian")
     args = parser.parse_args()
     levels = [int(n) for n in args.clients.split(",")]
-    install_peer()
+    if not install_peer():
+        print("skipped: needs node and npm (apt-get install -y nodejs npm)")
+        return 0  # `make bench` runs on without them
+    check_peer()
     rows: list[tuple[int, Row]] = []
     with tempfile.TemporaryDirectory(prefix="bench-peer-aof-") as directory:
         redis = OwnRedis(Path(directory))

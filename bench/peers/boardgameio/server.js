@@ -5,7 +5,8 @@ const { Server } = require('boardgame.io/server');
 const { BloedeKuh } = require('./bloede_kuh');
 
 const port = Number(process.argv[2] || 8000);
-const server = Server({ games: [BloedeKuh] });
+// No browser plays here, so no origin is allowed (and boardgame.io does not warn of a missing list).
+const server = Server({ games: [BloedeKuh], origins: [] });
 // Loopback only: `run` listens on every interface, so its listen is given the host.
 const listen = server.app.listen.bind(server.app);
 server.app.listen = (listenPort, callback) => listen(listenPort, '127.0.0.1', callback);
