@@ -25,6 +25,14 @@ even ones, so that drift in what else the machine does falls on both alike.
 - client CPU ms a move: the load generator's own, for scale: it shares the
   cores with the systems measured.
 
+Not alike: boardgame.io pushes every move to all four seats' sockets (four
+`playerView`s and four messages a move, most of its CPU); Menagerie's client
+reads one view a move, the acting seat's, so what the other three seats would
+pay to learn of the move is not in its figure. Under contention the scheduler
+shares the cores by thread, so Menagerie's several processes get more of them
+than boardgame.io's one Node thread: moves/s and latencies on a busy machine
+lean Menagerie's way; CPU a move leans less.
+
 Run: .venv/bin/python -m bench.bench_peer [--clients 1,4,16] [--seconds 10] [--repeats 2] [--workers 2]
 """
 
