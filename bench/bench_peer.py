@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import socket
 import statistics
@@ -54,7 +53,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.bench_http import ROOT, Serving, run_level, serving, stop, total_cpu_times
+from bench.bench_http import ROOT, Serving, cpu_times, run_level, serving, stop, total_cpu_times
 from tests.support.processes import OwnRedis, free_port
 
 PEER = ROOT / "bench" / "peers" / "boardgameio"
@@ -126,24 +125,33 @@ def percentile(ordered: list[float], share: float) -> float:
 
 
 def measure_boardgameio(port: int, pid: int, clients: int, seconds: float) -> Row:
-    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu_before = sum(total_cpu_times([pid]))
-    done = subprocess.run(
-        ["node", "load.js", str(port), str(clients), str(seconds)],
-        cwd=PEER,
-        capture_output=True,
-        text=True,
-        timeout=seconds + 120,
-        check=True,
-    )
-    # The server is still closing the client's sockets (a message to the other seats each): theirs too.
-    time.sleep(0.3)
-    cpu = sum(total_cpu_times([pid])) - cpu_before
-    children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    client_cpu = (children_after.ru_utime - children_before.ru_utime) + (
-        children_after.ru_stime - children_before.ru_stime
-    )
-    result = json.loads(done.stdout.splitlines()[-1])
+    # The client connects every seat's socket, says `ready` and waits for a line; it prints its figures before
+    # it closes them. Its start and its sockets' opening and closing are outside the measured window.
+    with tempfile.TemporaryFile(mode="w+") as errors:
+        load = subprocess.Popen(
+            ["node", "load.js", str(port), str(clients), str(seconds)],
+            cwd=PEER,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+        )
+        assert load.stdin is not None and load.stdout is not None
+        try:
+            if load.stdout.readline().strip() != "ready":
+                raise SystemExit("load.js did not start")
+            client_before, cpu_before = sum(cpu_times(load.pid)), sum(total_cpu_times([pid]))
+            load.stdin.write("go\n")
+            load.stdin.flush()
+            out = load.stdout.readline()
+            client_cpu, cpu = sum(cpu_times(load.pid)) - client_before, sum(total_cpu_times([pid])) - cpu_before
+            if load.wait(timeout=60) != 0 or not out:
+                raise SystemExit("load.js failed")
+        except SystemExit as failure:
+            load.kill()
+            errors.seek(0)
+            raise SystemExit(f"{failure}: {errors.read().strip()[-2000:]}") from None
+    result = json.loads(out)
     latencies = sorted(result["latencies_ms"])
     moves = result["moves"]
     return Row(

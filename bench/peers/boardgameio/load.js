@@ -5,9 +5,14 @@
 // `updateMatchID` does. A move is timed from its `update` being sent to the mover's socket getting the new
 // state, that is: until the mover knows what happened.
 //
+// Every socket is connected before the clock starts: the client prints `ready` and waits for a line on its
+// standard input (bench_peer.py reads the server's CPU time in between), then plays for SECONDS.
+//
 // Usage: node load.js PORT CLIENTS SECONDS
-// Prints one JSON line: {"moves", "seconds", "games", "errors", "latencies_ms": [...]}.
+// Prints `ready`, then, after the go line and the run, one JSON line:
+// {"moves", "seconds", "games" (finished), "errors", "latencies_ms": [...]}.
 
+const http = require('node:http');
 const { io } = require('socket.io-client');
 const { SPECIES } = require('./bloede_kuh');
 
@@ -17,14 +22,27 @@ const GAME = 'bloede-kuh';
 const SEATS = 4;
 const WAIT_MS = 10000;
 
-async function lobby(path, body) {
-  const response = await fetch(`${BASE}/games/${GAME}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+// The lobby over keep-alive connections, as bench_http's clients make their requests.
+const agent = new http.Agent({ keepAlive: true });
+
+function lobby(path, body) {
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${BASE}/games/${GAME}${path}`,
+      { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } },
+      (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('end', () => {
+          if (response.statusCode !== 200) reject(new Error(`${path}: HTTP ${response.statusCode}`));
+          else resolve(JSON.parse(Buffer.concat(chunks).toString()));
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(data);
   });
-  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-  return response.json();
 }
 
 // One seat's socket: the latest state it was sent, and who waits for a newer one.
@@ -35,6 +53,7 @@ class Seat {
     this.state = null;
     this.waiters = [];
     this.socket = io(`${BASE}/${GAME}`, { transports: ['websocket'], forceNew: true });
+    this.connected = new Promise((resolve) => this.socket.once('connect', resolve));
     const receive = (matchID, state) => {
       if (matchID !== this.matchID) return;
       this.state = state;
@@ -102,33 +121,43 @@ async function playGame(seats, deadline, record) {
     state = await seat.stateAt(own._stateID + 1);
     record(Number(process.hrtime.bigint() - start) / 1e6);
   }
+  return state.ctx.gameover !== undefined;
 }
 
-async function client(deadline, totals) {
-  const seats = Array.from({ length: SEATS }, (_, i) => new Seat(String(i)));
-  try {
-    while (Date.now() < deadline) {
-      try {
-        await playGame(seats, deadline, (ms) => totals.latencies.push(ms));
-        totals.games += 1;
-      } catch (error) {
-        totals.errors += 1;
-        process.stderr.write(`${error.message}\n`);
-      }
+async function client(seats, deadline, totals) {
+  while (Date.now() < deadline) {
+    try {
+      if (await playGame(seats, deadline, (ms) => totals.latencies.push(ms))) totals.games += 1;
+    } catch (error) {
+      totals.errors += 1;
+      process.stderr.write(`${error.message}\n`);
     }
-  } finally {
-    for (const seat of seats) seat.socket.close();
   }
 }
 
+function go() {
+  return new Promise((resolve) => {
+    process.stdin.once('data', resolve);
+    process.stdout.write('ready\n');
+  });
+}
+
 async function main() {
+  const tables = Array.from({ length: clients }, () => Array.from({ length: SEATS }, (_, i) => new Seat(String(i))));
+  await Promise.all(tables.flat().map((seat) => seat.connected));
+  await go();
+  process.stdin.pause();
   const totals = { latencies: [], games: 0, errors: 0 };
   const start = Date.now();
   const deadline = start + seconds * 1000;
-  await Promise.all(Array.from({ length: clients }, () => client(deadline, totals)));
+  await Promise.all(tables.map((seats) => client(seats, deadline, totals)));
   const wall = (Date.now() - start) / 1000;
   const out = { moves: totals.latencies.length, seconds: wall, games: totals.games, errors: totals.errors };
-  process.stdout.write(`${JSON.stringify({ ...out, latencies_ms: totals.latencies })}\n`);
+  // Out before the sockets close: the server's work of closing them is not a move's.
+  process.stdout.write(`${JSON.stringify({ ...out, latencies_ms: totals.latencies })}\n`, () => {
+    for (const seat of tables.flat()) seat.socket.close();
+    agent.destroy();
+  });
 }
 
 main().catch((error) => {
