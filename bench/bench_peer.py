@@ -21,7 +21,10 @@ even ones, so that drift in what else the machine does falls on both alike.
   move and a worker's step in Menagerie's, counted in the CPU, not as a move).
 - p50/p99: a move's latency. boardgame.io: from sending the move to the mover's
   socket holding the new state. Menagerie: the POST (its client then GETs the
-  view it needs before it moves again: GETs/move, and their CPU is counted).
+  view it needs before it moves again, about one a move; their CPU is counted).
+- The window: each level plays new games for --seconds; creating and joining
+  them is inside it on both sides. boardgame.io's client connects its sockets
+  (four a client) before the window and closes them after it.
 - client CPU ms a move: the load generator's own, for scale: it shares the
   cores with the systems measured.
 
