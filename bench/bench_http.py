@@ -39,6 +39,9 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from service.adapters.connections import connect, is_cluster_url
@@ -52,15 +55,19 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_times(pid: int) -> tuple[float, float]:
-    """Return the user and the system CPU seconds of a process and its children so far."""
+    """Return the user and the system CPU seconds of a process and its children so far.
+
+    Children that have exited and been waited for count too (cutime, cstime): a Redis
+    rewriting its append-only file does it in a child of a few seconds' life.
+    """
     user = system = 0.0
     for p in [pid, *children(pid)]:
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
         except FileNotFoundError:
             continue
-        user += int(fields[11]) / TICKS
-        system += int(fields[12]) / TICKS
+        user += (int(fields[11]) + int(fields[13])) / TICKS
+        system += (int(fields[12]) + int(fields[14])) / TICKS
     return user, system
 
 
@@ -135,25 +142,34 @@ def stop(processes: list[subprocess.Popen[bytes]], timeout_s: float) -> None:
             process.kill()
 
 
-def run_level(port: int, server_pid: int, clients: int, seconds: float) -> dict[str, float]:
+def total_cpu_times(pids: Sequence[int]) -> tuple[float, float]:
+    """Return the user and the system CPU seconds of several process trees so far."""
+    times = [cpu_times(pid) for pid in pids]
+    return sum(user for user, _ in times), sum(system for _, system in times)
+
+
+def run_level(
+    port: int, cpu_pids: Sequence[int], clients: int, seconds: float, games: Sequence[tuple[str, int]] = GAMES
+) -> dict[str, float]:
+    """Play `games` in turn over `clients` connections for `seconds`; CPU is that of the `cpu_pids` trees."""
     players = [Client(port) for _ in range(clients)]
     deadline = time.monotonic() + seconds
 
     def loop(index: int, client: Client) -> None:
         turn = index
         while time.monotonic() < deadline:
-            game, seats = GAMES[turn % len(GAMES)]
+            game, seats = games[turn % len(games)]
             client.play(game, seats, deadline)
             turn += 1
 
-    cpu_before, wall_before = cpu_times(server_pid), time.perf_counter()
+    cpu_before, wall_before = total_cpu_times(cpu_pids), time.perf_counter()
     threads = [threading.Thread(target=loop, args=(i, c)) for i, c in enumerate(players)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - wall_before
-    user, system = (after - before for after, before in zip(cpu_times(server_pid), cpu_before, strict=True))
+    user, system = (after - before for after, before in zip(total_cpu_times(cpu_pids), cpu_before, strict=True))
     cpu = user + system
     posts = sorted(t for c in players for t in c.posts)
     gets = sorted(t for c in players for t in c.gets)
@@ -209,14 +225,25 @@ def server_command(server: str, workers: int, port: int) -> list[str]:
     )
 
 
-def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Namespace) -> None:
-    """Run the server and one worker on a store (RQ on `rq_url`), print a row per client level; remove its keys."""
+@dataclass(frozen=True)
+class Serving:
+    """A running Menagerie: its port, the pids of its server and its worker, and its key prefix."""
+
+    port: int
+    server_pid: int
+    worker_pid: int
+    prefix: str
+
+
+@contextmanager
+def serving(store_url: str, rq_url: str, server: str, workers: int) -> Iterator[Serving]:
+    """Run the server and one worker on a store (RQ on `rq_url`) until the block ends; then remove its keys."""
     prefix = f"bench-http-{uuid.uuid4().hex[:8]}"
     port = free_port()
     # One address plays every client here: fair-use limits would measure themselves.
     env = {**os.environ, "REDIS_URL": store_url, "RQ_REDIS_URL": rq_url, "MENAGERIE_PREFIX": prefix}
     env["MENAGERIE_RATE_LIMITS"] = "off"
-    server = subprocess.Popen(server_command(args.server, args.workers, port), cwd=ROOT, env=env)
+    process = subprocess.Popen(server_command(server, workers, port), cwd=ROOT, env=env)
     worker = subprocess.Popen([str(BIN / "menagerie"), "worker"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):
@@ -225,7 +252,18 @@ def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Na
                 break
             except OSError:
                 time.sleep(0.05)
-        run_level(port, server.pid, 4, 3.0)  # warm up: imports, caches, connections in every worker
+        yield Serving(port, process.pid, worker.pid, prefix)
+    finally:
+        stop([process, worker], timeout_s=10)
+        for url in dict.fromkeys([store_url, rq_url]):
+            remove_run(connect(url), prefix)
+
+
+def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Namespace) -> None:
+    """Run the server and one worker on a store (RQ on `rq_url`), print a row per client level; remove its keys."""
+    with serving(store_url, rq_url, args.server, args.workers) as menagerie:
+        port, prefix = menagerie.port, menagerie.prefix
+        run_level(port, [menagerie.server_pid], 4, 3.0)  # warm up: imports, caches, connections in every worker
         print(
             f"{label}: {args.server} -w {args.workers} on 127.0.0.1:{port}, store {store_url}, RQ {rq_url}, prefix {prefix}"
         )
@@ -234,7 +272,7 @@ def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Na
             f" {'CPU ms/move':>11} {'of it sys':>9} {'GETs/move':>9} {'ms/request':>10} {'errors':>6}"
         )
         for clients in [int(n) for n in args.clients.split(",")]:
-            r = run_level(port, server.pid, clients, args.seconds)
+            r = run_level(port, [menagerie.server_pid], clients, args.seconds)
             print(
                 f"{label:>7} {r['clients']:>7} {r['moves']:>6} {r['moves_s']:>8.0f} {r['post_p50']:>8.1f}ms"
                 f" {r['post_p99']:>6.1f}ms {r['get_p50']:>7.1f}ms {r['get_p99']:>6.1f}ms"
@@ -243,10 +281,6 @@ def serve_and_measure(label: str, store_url: str, rq_url: str, args: argparse.Na
         for clients in (1, 16):
             xadd = redis_benchmark(store_url, clients, cluster=is_cluster_url(store_url))
             print(f"{label}: redis-benchmark XADD, {clients} clients: {xadd}")
-    finally:
-        stop([server, worker], timeout_s=10)
-        for url in dict.fromkeys([store_url, rq_url]):
-            remove_run(connect(url), prefix)
 
 
 def main() -> int:

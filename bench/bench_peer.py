@@ -1,0 +1,297 @@
+"""Menagerie beside boardgame.io, on the same machine in one run: total CPU a move, moves/s, p50/p99, and their ratio.
+
+The peer is boardgame.io 0.50 with its in-memory default storage, serving a
+simplified Blöde Kuh (`bench/peers/boardgameio/`; installed with `npm ci` when
+its node_modules is missing, and checked by its `check.js` before it is
+measured), played by its Node load client over socket.io, every seat on a
+socket of its own. Menagerie serves as `menagerie serve` does
+(`--server`, `--workers`), with one `menagerie worker`, store and RQ on a
+redis-server of its own that syncs its append-only file on every write
+(`appendfsync always`), played by bench_http's client on Blöde Kuh only.
+
+Both systems run throughout; at each client level each is measured in turn,
+back to back, boardgame.io first in the odd repeats and Menagerie first in the
+even ones, so that drift in what else the machine does falls on both alike.
+
+- CPU ms a move: the utime + stime of every process the system needs, over the
+  moves it served: for boardgame.io its Node server (storage is in it); for
+  Menagerie the server processes, the worker and the redis-server.
+- Moves/s: moves over the level's wall time. A move is a human action:
+  Menagerie's POST, boardgame.io's `update` (a deal is inside boardgame.io's
+  move and a worker's step in Menagerie's, counted in the CPU, not as a move).
+- p50/p99: a move's latency. boardgame.io: from sending the move to the mover's
+  socket holding the new state. Menagerie: the POST (its client then GETs the
+  view it needs before it moves again, about one a move; their CPU is counted).
+- The window: each level plays new games for --seconds; creating and joining
+  them is inside it on both sides. boardgame.io's client connects its sockets
+  (four a client) before the window and closes them after it.
+- client CPU ms a move: the load generator's own, for scale: it shares the
+  cores with the systems measured.
+
+Not alike: boardgame.io pushes every move to all four seats' sockets (four
+`playerView`s and four messages a move, most of its CPU); Menagerie's client
+reads one view a move, the acting seat's, so what the other three seats would
+pay to learn of the move is not in its figure. Under contention the scheduler
+shares the cores by thread, so Menagerie's several processes get more of them
+than boardgame.io's one Node thread: moves/s and latencies on a busy machine
+lean Menagerie's way; CPU a move leans less.
+
+Run: .venv/bin/python -m bench.bench_peer [--clients 1,4,16] [--seconds 10] [--repeats 2] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.bench_http import ROOT, Serving, cpu_times, run_level, serving, stop, total_cpu_times
+from tests.support.processes import OwnRedis, free_port
+
+PEER = ROOT / "bench" / "peers" / "boardgameio"
+MENAGERIE_GAMES = [("bloede-kuh", 4)]
+BOARDGAMEIO = "boardgame.io"
+MENAGERIE = "Menagerie"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One system's figures at one client level."""
+
+    system: str
+    clients: int
+    moves: int
+    moves_s: float
+    p50_ms: float
+    p99_ms: float
+    cpu_ms_per_move: float
+    client_cpu_ms_per_move: float
+    errors: int
+
+
+def install_peer() -> bool:
+    """Install the peer's pinned packages from its lock when they are missing; False without node and npm."""
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        return False
+    if not (PEER / "node_modules" / "boardgame.io").is_dir():
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PEER, check=True)
+    return True
+
+
+def check_peer() -> None:
+    """Refuse to measure a port that breaks its rules (`check.js`: card count, forbidden moves, views)."""
+    done = subprocess.run(["node", "check.js", "5"], cwd=PEER, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        # boardgame.io logs every refused move on stderr: the last line is the check's own.
+        raise SystemExit(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "check.js failed")
+
+
+def wait_for_port(port: int, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"nothing answers on 127.0.0.1:{port} after {timeout_s} s")
+
+
+@contextmanager
+def boardgameio() -> Iterator[tuple[int, int]]:
+    """Run the peer's server until the block ends; yield its port and pid."""
+    port = free_port()
+    # production: boardgame.io then logs no INFO line a move.
+    env = {**os.environ, "NODE_ENV": "production"}
+    process = subprocess.Popen(["node", "server.js", str(port)], cwd=PEER, env=env, stdout=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, 30)
+        yield port, process.pid
+    finally:
+        stop([process], timeout_s=10)
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    return ordered[int(share * (len(ordered) - 1))] if ordered else 0.0
+
+
+def measure_boardgameio(port: int, pid: int, clients: int, seconds: float) -> Row:
+    # The client connects every seat's socket, says `ready` and waits for a line; it prints its figures before
+    # it closes them. Its start and its sockets' opening and closing are outside the measured window.
+    with tempfile.TemporaryFile(mode="w+") as errors:
+        load = subprocess.Popen(
+            ["node", "load.js", str(port), str(clients), str(seconds)],
+            cwd=PEER,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+        )
+        assert load.stdin is not None and load.stdout is not None
+        try:
+            if load.stdout.readline().strip() != "ready":
+                raise SystemExit("load.js did not start")
+            client_before, cpu_before = sum(cpu_times(load.pid)), sum(total_cpu_times([pid]))
+            load.stdin.write("go\n")
+            load.stdin.flush()
+            out = load.stdout.readline()
+            client_cpu, cpu = sum(cpu_times(load.pid)) - client_before, sum(total_cpu_times([pid])) - cpu_before
+            if load.wait(timeout=60) != 0 or not out:
+                raise SystemExit("load.js failed")
+        except SystemExit as failure:
+            load.kill()
+            errors.seek(0)
+            raise SystemExit(f"{failure}: {errors.read().strip()[-2000:]}") from None
+    result = json.loads(out)
+    latencies = sorted(result["latencies_ms"])
+    moves = result["moves"]
+    return Row(
+        system=BOARDGAMEIO,
+        clients=clients,
+        moves=moves,
+        moves_s=moves / result["seconds"],
+        p50_ms=statistics.median(latencies) if latencies else 0.0,
+        p99_ms=percentile(latencies, 0.99),
+        cpu_ms_per_move=1000 * cpu / moves if moves else 0.0,
+        client_cpu_ms_per_move=1000 * client_cpu / moves if moves else 0.0,
+        errors=result["errors"],
+    )
+
+
+def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds: float) -> Row:
+    pids = [menagerie.server_pid, menagerie.worker_pid, redis_pid]
+    # This process does nothing but play the clients meanwhile: its CPU is theirs.
+    client_before = time.process_time()
+    r = run_level(menagerie.port, pids, clients, seconds, games=MENAGERIE_GAMES)
+    client_cpu = time.process_time() - client_before
+    moves = int(r["moves"])
+    return Row(
+        system=MENAGERIE,
+        clients=clients,
+        moves=moves,
+        moves_s=r["moves_s"],
+        p50_ms=r["post_p50"],
+        p99_ms=r["post_p99"],
+        cpu_ms_per_move=r["cpu_ms_per_move"],
+        client_cpu_ms_per_move=1000 * client_cpu / moves if moves else 0.0,
+        errors=int(r["errors"]),
+    )
+
+
+HEADER = (
+    f"{'run':>3} {'system':>12} {'clients':>7} {'moves':>6} {'moves/s':>8} {'p50':>8} {'p99':>8}"
+    f" {'CPU ms/move':>11} {'client ms/move':>14} {'errors':>6}"
+)
+
+
+def show(label: str, row: Row) -> None:
+    print(
+        f"{label:>3} {row.system:>12} {row.clients:>7} {row.moves:>6} {row.moves_s:>8.0f} {row.p50_ms:>6.1f}ms"
+        f" {row.p99_ms:>6.1f}ms {row.cpu_ms_per_move:>11.2f} {row.client_cpu_ms_per_move:>14.2f} {row.errors:>6}",
+        flush=True,
+    )
+
+
+def ratio(ours: float, theirs: float) -> str:
+    return f"{ours / theirs:.2f}" if theirs else "-"
+
+
+def show_ratios(label: str, ours: Row, theirs: Row) -> None:
+    print(
+        f"{label:>3} {'Menagerie/bgio':>12} {ours.clients:>7} {'':>6} {ratio(ours.moves_s, theirs.moves_s):>8}"
+        f" {ratio(ours.p50_ms, theirs.p50_ms):>8} {ratio(ours.p99_ms, theirs.p99_ms):>8}"
+        f" {ratio(ours.cpu_ms_per_move, theirs.cpu_ms_per_move):>11}",
+        flush=True,
+    )
+
+
+def mean_row(rows: list[Row]) -> Row:
+    return Row(
+        system=rows[0].system,
+        clients=rows[0].clients,
+        moves=sum(r.moves for r in rows),
+        moves_s=statistics.fmean(r.moves_s for r in rows),
+        p50_ms=statistics.fmean(r.p50_ms for r in rows),
+        p99_ms=statistics.fmean(r.p99_ms for r in rows),
+        cpu_ms_per_move=statistics.fmean(r.cpu_ms_per_move for r in rows),
+        client_cpu_ms_per_move=statistics.fmean(r.client_cpu_ms_per_move for r in rows),
+        errors=sum(r.errors for r in rows),
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", default="1,4,16")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--repeats", type=int, default=2, help="runs of every level, the systems' order alternating")
+    parser.add_argument("--workers", type=int, default=2, help="Menagerie's server processes (menagerie serve's)")
+    parser.add_argument("--server", choices=("granian", "gunicorn", "gthread"), default="granian")
+    args = parser.parse_args()
+    levels = [int(n) for n in args.clients.split(",")]
+    if not install_peer():
+        print("skipped: needs node and npm (apt-get install -y nodejs npm)")
+        return 0  # `make bench` runs on without them
+    check_peer()
+    rows: list[tuple[int, Row]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-peer-aof-") as directory:
+        redis = OwnRedis(Path(directory))
+        redis.start()
+        assert redis.process is not None
+        redis_pid = redis.process.pid
+        try:
+            with (
+                serving(redis.url, redis.url, args.server, args.workers) as menagerie,
+                boardgameio() as (peer_port, peer_pid),
+            ):
+
+                def measure(system: str, clients: int, seconds: float) -> Row:
+                    if system == BOARDGAMEIO:
+                        return measure_boardgameio(peer_port, peer_pid, clients, seconds)
+                    return measure_menagerie(menagerie, redis_pid, clients, seconds)
+
+                # Warm up both: imports, JIT, caches and connections in every process.
+                measure(BOARDGAMEIO, 4, min(3.0, args.seconds))
+                measure(MENAGERIE, 4, min(3.0, args.seconds))
+                print(
+                    f"boardgame.io 0.50 (in memory) on 127.0.0.1:{peer_port}; Menagerie: {args.server}"
+                    f" -w {args.workers}, one worker, redis-server appendfsync always on {redis.url};"
+                    f" {args.seconds:g} s a level; {os.cpu_count()} CPUs"
+                )
+                print(HEADER)
+                for run in range(1, args.repeats + 1):
+                    order = [BOARDGAMEIO, MENAGERIE] if run % 2 else [MENAGERIE, BOARDGAMEIO]
+                    for clients in levels:
+                        measured = {system: measure(system, clients, args.seconds) for system in order}
+                        for system in order:
+                            show(str(run), measured[system])
+                            rows.append((run, measured[system]))
+                        show_ratios(str(run), measured[MENAGERIE], measured[BOARDGAMEIO])
+        finally:
+            redis.kill()  # its data is this run's only
+    print(f"\nmeans of the {args.repeats} runs")
+    print(HEADER)
+    for clients in levels:
+        means = {
+            system: mean_row([row for _, row in rows if row.system == system and row.clients == clients])
+            for system in (BOARDGAMEIO, MENAGERIE)
+        }
+        for system in (BOARDGAMEIO, MENAGERIE):
+            show("all", means[system])
+        show_ratios("all", means[MENAGERIE], means[BOARDGAMEIO])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
