@@ -5,7 +5,9 @@ reports the first failure with its event number and reason:
 
 1. positions run 1, 2, 3, … and the hash chain is unbroken, each event under
    the chain scheme it was written with (every event of a game shares the
-   scheme of its first; see `domain.commitments`);
+   scheme of its first; see `domain.commitments`), and holds no field an
+   event does not have (a field the chain covers but nothing reads would
+   pass every other check);
 2. the game is over and the revealed seed matches the commitment made at
    creation;
 3. under scheme 2, every hidden value was committed, and opens its commitment
@@ -26,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.canonical import NonCanonicalValue
-from domain.chance import seed_commitment
+from domain.chance import FIXED, seed_commitment
 from domain.commitments import CHAIN_VERSION, UnknownPath, commitment_key, opens
 from domain.errors import DomainError
-from domain.events import GENESIS_HASH, RecordedEvent, chain_hash
+from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash
 from domain.game import FINISHED, blank, decide, evolve
 from domain.sealing import declaration, hidden_in
 
@@ -85,6 +87,64 @@ def audit(raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
     return AuditReport(True, len(raw), checks=CHECKS)
 
 
+# What a header says of a game, and where the chained events say it.
+def identity(events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Return who and what a stored log says the game is: id, type, rules version, options, dealing and seats."""
+    created = events[0].get("data", {}) if events else {}
+    seats: list[dict[str, Any]] = [{"seat": i, "name": None, "bot": None} for i in range(created.get("seats", 0))]
+    for event in events:
+        data = event.get("data", {})
+        if event.get("type") == "SeatTaken" and 0 <= data.get("seat", -1) < len(seats):
+            seats[data["seat"]] = {"seat": data["seat"], "name": data.get("name"), "bot": data.get("bot")}
+    return {
+        "id": created.get("id"),
+        "game": created.get("game"),
+        "rules_version": created.get("rules_version", "1"),
+        "options": created.get("options"),
+        "dealing": created.get("dealing", FIXED),
+        "seed_commitment": created.get("seed_commitment"),
+        "seats": seats,
+    }
+
+
+def audit_export(head: Mapping[str, Any], raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
+    """Audit an exported game, and fail where its header says otherwise than its chained events.
+
+    Nothing in a header is hashed: it is a label, and the audit reads each fact
+    it states from the events instead.
+    """
+    raw = list(raw_events)
+    report = audit(raw)
+    if not report.ok:
+        return report
+    chained = identity(raw)
+    for key, value in chained.items():
+        if key in head and head[key] != value:
+            return AuditReport(
+                False, len(raw), 1, f"the header's {key} {head[key]!r} is not the game's own ({value!r})"
+            )
+    return report
+
+
+def check_receipts(raw: Sequence[Mapping[str, Any]], receipts: Iterable[Mapping[str, Any]]) -> AuditReport | None:
+    """Return the first receipt the stored log disagrees with, as a failed report; None if it holds every one.
+
+    A receipt is what the service answered to an acknowledged action: each
+    event it appended, with its `seq` and `hash` (a seat's redacted copy has the
+    stored event's hash, since the chain covers the sealed form). A log that
+    disagrees was rewritten after the service said otherwise.
+    """
+    for receipt in receipts:
+        seq, promised = receipt.get("seq"), receipt.get("hash")
+        if not isinstance(seq, int) or not isinstance(promised, str):
+            continue
+        if not 1 <= seq <= len(raw):
+            return AuditReport(False, len(raw), seq, f"a receipt names event {seq}, which the log does not hold")
+        if raw[seq - 1].get("hash") != promised:
+            return AuditReport(False, len(raw), seq, f"event {seq} is not the one the service acknowledged")
+    return None
+
+
 def chain_failure(raw: Sequence[Mapping[str, Any]]) -> tuple[int, str] | None:
     """Return where and why a stored log's numbering or hash chain breaks first, or None."""
     try:
@@ -101,6 +161,9 @@ def _check_chain(raw: list[Mapping[str, Any]]) -> None:
         seq = event.get("seq")
         if seq != position:
             raise _Failure(position, f"event {position} is numbered {seq}: an event is missing or out of order")
+        extra = set(event) - STORED_KEYS
+        if extra:
+            raise _Failure(position, f"the event has a field no event has: {sorted(extra)[0]}")
         if event.get("chain", 1) != scheme or scheme not in (1, CHAIN_VERSION):
             raise _Failure(position, f"chain scheme {event.get('chain', 1)} where the game was started under {scheme}")
         body = {key: value for key, value in event.items() if key != "hash"}

@@ -9,21 +9,69 @@ position `i` with `below(i + 1)`.
 
 `v` is the version of the game before the batch being decided, so two batches
 never share draws and a replay of the same command draws the same numbers.
+
+**The game's secret and its deal seed.** The service keeps one secret a game,
+`salt + ":" + seed`: `salt` is 64 hex digits the service draws; `seed` is 64
+hex digits it draws too (shared dealing), or the creator's own seed (fixed
+dealing). At creation it publishes `SHA-256(secret)` (`seed_commitment`): the
+salt makes it as hard to invert for a short fixed seed as for a drawn one, and
+the commitments to hidden values are keyed by the whole secret
+(`domain.commitments`). The secret is revealed in `GameEnded`. The draws above
+are taken from the **deal seed**:
+
+- fixed dealing: the seed itself, so a creator's seed deals the same game each time;
+- shared dealing: `HMAC-SHA-256(key=seed as UTF-8, msg=canonical_json(contributions))`
+  as lowercase hex, where `contributions` lists each seat's public `entropy` in
+  seat order (null for a seat that gave none, and for bots). No single party
+  chooses or knows the deal in advance: the service committed to its seed
+  before any seat sat down, and no seat knows that seed.
+- a game recorded before dealing was (no `dealing` in `GameCreated`): the
+  secret is the seed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
+
+from domain.canonical import canonical_json
 
 T = TypeVar("T")
 _SPACE = 1 << 256
 
+SHARED, FIXED = "shared", "fixed"
+DEALINGS = (SHARED, FIXED)
+# A seat's contribution to a shared deal: 16 to 64 bytes, as lowercase or uppercase hex.
+ENTROPY = re.compile(r"^[0-9a-fA-F]{32,128}$")
 
-def seed_commitment(seed: str) -> str:
-    """Return the public SHA-256 commitment to a secret seed."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+def seed_commitment(secret: str) -> str:
+    """Return the public SHA-256 commitment to a game's secret (salted: see the module docstring)."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def game_secret(salt: str, seed: str) -> str:
+    """Return the secret a game keeps: its salt and its seed."""
+    return f"{salt}:{seed}"
+
+
+def seed_of(secret: str) -> str:
+    """Return the seed part of a secret (`game_secret`)."""
+    return secret.partition(":")[2]
+
+
+def deal_seed(secret: str, dealing: str | None, contributions: Sequence[str | None]) -> str:
+    """Return the seed a game's shuffles draw from (see the module docstring)."""
+    if dealing is None:
+        return secret
+    seed = seed_of(secret)
+    if dealing == FIXED:
+        return seed
+    message = canonical_json(list(contributions)).encode("utf-8")
+    return hmac.new(seed.encode("utf-8"), message, hashlib.sha256).hexdigest()
 
 
 class Chance:

@@ -108,6 +108,12 @@ class RecordedEvent(Event):
         )
 
 
+# Every field a stored event may have: `body()`'s and the hash.
+STORED_KEYS = frozenset(
+    {"seq", "type", "actor", "data", "time", "command_id", "v", "command", "chain", "commitments", "hash"}
+)
+
+
 def chain_hash(previous_hash: str, body: Mapping[str, Any]) -> str:
     """Hash one event's body (as stored, without its hash) onto the chain: its sealed form, not its secrets."""
     return hash_sealed(previous_hash, sealed_form(body))

@@ -1,8 +1,9 @@
 """The export format: NDJSON, a header line then one event a line, as stored.
 
 Header: `{"format": "menagerie-game/1", "id", "game", "rules_version",
-"options", "seats": [{"seat", "name", "bot"}], "seed_commitment", "status",
-"version", "redacted"}`. A redacted export (a seat's, during play) cannot be
+"options", "seats": [{"seat", "name", "bot"}], "dealing", "seed_commitment",
+"status", "version", "redacted"}`. Nothing in the header is trusted: an audit
+reads the same facts from the chained events and fails where they differ. A redacted export (a seat's, during play) cannot be
 audited (its hidden values are missing), but its chain can be checked: each
 event carries what was hashed (`sealed`, `commitments`) and the seat's own
 openings (see `domain.commitments`).
@@ -40,6 +41,7 @@ def header(game: Game, *, redacted: bool) -> dict[str, Any]:
         "rules_version": game.rules_version,
         "options": game.options,
         "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(game.seats)],
+        "dealing": game.disclosed_dealing,
         "seed_commitment": game.seed_commitment,
         "status": game.status,
         "version": game.version,

@@ -5,11 +5,14 @@ commitment and reveal, wrapped around one game's own rules state.
 it for every command and an audit calls it again on the recorded commands, so
 both must get the same events. Commands are JSON-native dicts:
 
-- `{"kind": "create", "id", "game", "seats": [seat or null], "options", "seed_commitment"}`
-  where a seat is `{"name", "bot", "token_sha256"}` (a null seat is open); an
+- `{"kind": "create", "id", "game", "seats": [seat or null], "options", "seed_commitment", "dealing"}`
+  where a seat is `{"name", "bot", "token_sha256"}` (a null seat is open) and
+  may carry `"entropy"`, the seat's public contribution to a shared deal; an
   optional `"rules_version"` (default: the newest) names one of the game's
   `rules_versions`, so that an audit re-creates an old game under its own rules;
-- `{"kind": "join", "seat", "name", "token_sha256"}`;
+  `"dealing"` is `"shared"` or `"fixed"` (`domain.chance`; absent in games
+  recorded before it existed);
+- `{"kind": "join", "seat", "name", "token_sha256"}`, with an optional `"entropy"`;
 - `{"kind": "act", "seat", "action": {...}}` — a seat's move;
 - `{"kind": "advance"}` — one system step (scoring, dealing);
 - `{"kind": "timeout", "seat", "at", "action"}` — the seat's move clock ran
@@ -40,7 +43,7 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import Any
 
-from domain.chance import Chance, seed_commitment
+from domain.chance import DEALINGS, ENTROPY, FIXED, SHARED, Chance, deal_seed, seed_commitment
 from domain.commitments import CHAIN_VERSION
 from domain.errors import GameOver, NotYourTurn, OptionsError, RuleError
 from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_upcaster
@@ -68,6 +71,7 @@ class Seat:
     name: str | None = None
     bot: str | None = None
     token_sha256: str | None = None
+    entropy: str | None = None  # the seat's public contribution to a shared deal
 
     @property
     def filled(self) -> bool:
@@ -87,6 +91,7 @@ class Game:
     mcts_iterations: int | None = None  # None: each game's default search budget
     rules_version: str = ""
     seed_commitment: str = ""
+    dealing: str | None = None  # "shared" or "fixed"; None for a game recorded before dealing was
     seats: tuple[Seat, ...] = ()
     status: str = WAITING
     rules_state: Any = None
@@ -133,6 +138,15 @@ class Game:
             return False
         return bool(self.humans_to_act())
 
+    @property
+    def disclosed_dealing(self) -> str:
+        """How the game is dealt, as views, the lobby and exports say it: a game from before is not provably shared."""
+        return self.dealing or FIXED
+
+    def chance(self, secret: str) -> Chance:
+        """Return the draws of the batch decided at this version, from the game's deal seed."""
+        return Chance(deal_seed(secret, self.dealing, [seat.entropy for seat in self.seats]), self.version)
+
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """Actions the seat may post now."""
         if seat not in self.to_act:
@@ -167,12 +181,13 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
             mcts_iterations=data.get("mcts_iterations"),
             rules_version=data["rules_version"],
             seed_commitment=data["seed_commitment"],
+            dealing=data.get("dealing"),
             seats=tuple(Seat() for _ in range(data["seats"])),
             chain=getattr(event, "chain", CHAIN_VERSION),
         )
     if event.type == "SeatTaken":
         seats = list(game.seats)
-        seats[data["seat"]] = Seat(data.get("name"), data.get("bot"), data.get("token_sha256"))
+        seats[data["seat"]] = Seat(data.get("name"), data.get("bot"), data.get("token_sha256"), data.get("entropy"))
         return changed(game, **moved, seats=tuple(seats))
     if event.type == "GameStarted":
         return changed(game, **moved, status=ACTIVE)
@@ -241,6 +256,12 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
             raise OptionsError(f"{rules.id} has no bot {seat['bot']!r}", bots=list(rules.bots))
     if seed_commitment(seed) != command["seed_commitment"]:
         raise RuleError("the seed does not match its commitment")
+    dealing = command.get("dealing")
+    if dealing is not None and dealing not in DEALINGS:
+        raise OptionsError(f"dealing is one of {', '.join(DEALINGS)}", dealing=dealing)
+    for seat in seats:
+        if seat is not None:
+            _check_entropy(seat, dealing)
     created = Event(
         "GameCreated",
         {
@@ -250,20 +271,41 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
             "seats": len(seats),
             "options": options,
             "seed_commitment": command["seed_commitment"],
-            # Only a game with a clock records one, so games without keep their old bytes.
+            # Only what a game has is recorded, so games from before keep their old bytes.
+            **({"dealing": dealing} if dealing is not None else {}),
             **({"clock": clock} if clock is not None else {}),
             **({"mcts_iterations": iterations} if iterations is not None else {}),
         },
     )
-    game = Game(version=0, type=rules.id, seats=tuple(Seat() for _ in seats), options=options, rules_version=version)
+    game = Game(
+        version=0,
+        type=rules.id,
+        seats=tuple(Seat(entropy=(seat or {}).get("entropy")) for seat in seats),
+        options=options,
+        rules_version=version,
+        dealing=dealing,
+    )
     events = [created]
     for index, seat in enumerate(seats):
         if seat is not None:
             events.append(_seat_taken(index, seat))
     filled = [seat is not None for seat in seats]
     if all(filled):
-        events += _start(game, options, seed, version=0)
+        events += _start(game, options, seed)
     return events
+
+
+def _check_entropy(seat: Mapping[str, Any], dealing: str | None) -> None:
+    """Refuse a contribution that is not hex of the allowed length, or that a fixed deal could not use."""
+    entropy = seat.get("entropy")
+    if entropy is None:
+        return
+    if dealing != SHARED:
+        raise RuleError("only a shared deal takes the seats' entropy")
+    if seat.get("bot") is not None:
+        raise RuleError("a bot's seat adds no entropy")
+    if not isinstance(entropy, str) or not ENTROPY.match(entropy):
+        raise RuleError("entropy is 32 to 128 hex digits")
 
 
 def normalise_clock(raw: Any) -> dict[str, int] | None:
@@ -303,23 +345,26 @@ def _join(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
         raise RuleError("the game has already started; no seat is open")
     if not 0 <= seat < len(game.seats) or game.seats[seat].filled:
         raise RuleError(f"seat {seat} is not open")
+    _check_entropy(command, game.dealing)
     events = [_seat_taken(seat, command)]
     if all(s.filled or i == seat for i, s in enumerate(game.seats)):
-        events += _start(game, game.options or {}, seed, version=game.version)
+        seats = tuple(Seat(entropy=command.get("entropy")) if i == seat else s for i, s in enumerate(game.seats))
+        events += _start(changed(game, seats=seats), game.options or {}, seed)
     return events
 
 
 def _seat_taken(seat: int, info: Mapping[str, Any]) -> Event:
-    return Event(
-        "SeatTaken",
-        {"seat": seat, "name": info.get("name"), "bot": info.get("bot"), "token_sha256": info.get("token_sha256")},
-    )
+    data = {"seat": seat, "name": info.get("name"), "bot": info.get("bot"), "token_sha256": info.get("token_sha256")}
+    if info.get("entropy") is not None:
+        data["entropy"] = info["entropy"]
+    return Event("SeatTaken", data)
 
 
-def _start(game: Game, options: Mapping[str, Any], seed: str, version: int) -> list[Event]:
+def _start(game: Game, options: Mapping[str, Any], seed: str) -> list[Event]:
+    """Deal: every seat is filled, so every contribution to a shared deal is in."""
     rules = rules_for(game.type)
     # The rules version rides with the options, so the game's first event can record it for its state.
-    setup = rules.setup(len(game.seats), {**options, "rules_version": game.rules_version}, Chance(seed, version))
+    setup = rules.setup(len(game.seats), {**options, "rules_version": game.rules_version}, game.chance(seed))
     return [Event("GameStarted", {})] + setup
 
 
@@ -330,14 +375,14 @@ def _act(game: Game, seat: Any, action: Any, seed: str) -> list[Event]:
         raise RuleError("an action is a JSON object taken from legal_actions")
     if seat not in game.to_act:
         raise NotYourTurn(f"seat {seat} may not act now", to_act=sorted(game.to_act))
-    events = game.rules.decide(game.rules_state, seat, action, Chance(seed, game.version))
+    events = game.rules.decide(game.rules_state, seat, action, game.chance(seed))
     return _end_if_over(game, events, seed)
 
 
 def _advance(game: Game, seed: str) -> list[Event]:
     if not game.system_due:
         return []
-    events = game.rules.advance(game.rules_state, Chance(seed, game.version))
+    events = game.rules.advance(game.rules_state, game.chance(seed))
     return _end_if_over(game, events, seed)
 
 
@@ -350,7 +395,7 @@ def _timeout(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
         return []
     if not isinstance(action, Mapping):
         raise RuleError("a stand-in's action is a JSON object taken from legal_actions")
-    moves = game.rules.decide(game.rules_state, seat, action, Chance(seed, game.version))
+    moves = game.rules.decide(game.rules_state, seat, action, game.chance(seed))
     return [Event("TimedOut", {"seat": seat}, SYSTEM)] + _end_if_over(game, moves, seed)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import openskill
 from openskill.models import PlackettLuce
 
+from domain.chance import FIXED
 from domain.events import GENESIS_HASH, Event, RecordedEvent
 
 # Fixed, spelled out rather than left to the library's defaults, so an upgrade
@@ -69,6 +70,14 @@ class RatingTable:
 def aggregate_id(game_type: str) -> str:
     """Return the id of a game type's rating stream."""
     return f"ratings-{game_type}"
+
+
+def counts(dealing: str | None) -> bool:
+    """Whether a finished game dealt this way is rated: not a fixed deal, whose creator could know every hand.
+
+    A game recorded before dealing was disclosed (None) keeps the rating it had then.
+    """
+    return dealing != FIXED
 
 
 def identity(name: str | None, bot: str | None) -> str:

@@ -35,6 +35,7 @@ def game_view(game: Game, seat: int | None, *, open_view: bool = False) -> dict[
         "legal_actions": game.legal_actions(seat) if seat is not None else [],
         "state": state,
         "result": game.result,
+        "dealing": game.disclosed_dealing,
         "seed_commitment": game.seed_commitment,
         "seed": game.seed if game.status == FINISHED else None,
     }

@@ -11,6 +11,7 @@ import csv
 import io
 from typing import Any
 
+from domain.chance import FIXED
 from domain.tournament.scoring import bye_points, table_points
 from domain.tournament.standings import standings
 from domain.tournament.state import FINISHED, Tournament
@@ -70,6 +71,7 @@ def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str,
         "rounds": rounds,
         "standings": lines,
         "you": you,
+        "dealing": tournament.dealing or FIXED,  # one recorded before dealing was disclosed: not provably shared
         "seed_commitment": tournament.seed_commitment,
         "seed": tournament.seed if tournament.status == FINISHED else None,
     }

@@ -39,7 +39,7 @@ from domain.errors import DomainError
 from domain.events import RecordedEvent
 from domain.tournament.bundle import Bundle, GameFile
 from domain.tournament.decide import decide
-from domain.tournament.seeding import game_seed
+from domain.tournament.seeding import game_seed, table_secret
 from domain.tournament.state import FINISHED, Tournament, evolve
 
 CHECKS = (
@@ -161,6 +161,11 @@ def _check_games(tournament: Tournament, event: RecordedEvent, seed: str, games:
             event.seq, f"game {game_id} (round {data['round']}, table {data['table']}) is not in the bundle", game_id
         )
     report = audit_game(game.events)
+    created = game.events[0].get("data", {}) if game.events else {}
+    if created.get("id") != game_id:
+        raise _Failure(event.seq, f"the bundle's game {game_id} is game {created.get('id')} by its own chain", game_id)
+    if "final_hash" in data and game.events[-1].get("hash") != data["final_hash"]:
+        raise _Failure(event.seq, f"game {game_id}'s chain does not end at the hash the tournament recorded", game_id)
     if not report.ok:
         raise _Failure(
             event.seq, f"game {game_id} fails its audit at event {report.failed_at}: {report.reason}", game_id
@@ -182,8 +187,10 @@ def _check_origin(tournament: Tournament, event: RecordedEvent, game: GameFile, 
         raise _Failure(event.seq, "a game is linked to a table that was never seated", data["game_id"])
     # Only what the game's hash chain covers is trusted (its header is not chained).
     created = game.events[0].get("data", {}) if game.events else {}
-    expected = seed_commitment(game_seed(seed, data["round"], data["table"], len(table.annulled)))
-    if created.get("seed_commitment") != expected:
+    at = (data["round"], data["table"], len(table.annulled))
+    # A tournament recorded before dealing did not salt its games' seeds.
+    secret = table_secret(seed, *at) if tournament.dealing is not None else game_seed(seed, *at)
+    if created.get("seed_commitment") != seed_commitment(secret) or created.get("dealing") != tournament.dealing:
         raise _Failure(
             event.seq,
             f"game {data['game_id']} was not dealt from this tournament's seed"

@@ -7,7 +7,7 @@ Commands are JSON-native dicts, recorded with their events like a game's:
 - `{"kind": "register", "name", "bot", "token_sha256"}`;
 - `{"kind": "start", "ratings"}` — seats round 1;
 - `{"kind": "link", "round", "table", "game_id"}`;
-- `{"kind": "record", "results": [{"game_id", "places"}], "ratings"}` — when that
+- `{"kind": "record", "results": [{"game_id", "places", "final_hash"}], "ratings"}` — when that
   completes the round, the same batch starts the next one or finishes;
 - `{"kind": "withdraw", "entrant", "by": "entrant"|"organiser", "reason", "ratings"}`;
 - `{"kind": "disqualify", "entrant", "reason", "ratings"}`;
@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from functools import reduce
 from typing import Any
 
-from domain.chance import Chance, seed_commitment
+from domain.chance import DEALINGS, Chance, deal_seed, seed_commitment
 from domain.events import SYSTEM, Event
 from domain.game import normalise_clock, normalise_iterations
 from domain.games import RULES
@@ -126,8 +126,13 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
         options["mcts_iterations"] = iterations
     if seed_commitment(seed) != command["seed_commitment"]:
         raise TournamentError("the seed does not match its commitment")
-    # Only when set, so that streams recorded before late entry existed re-execute unchanged.
-    extra = {"late_entry_until": late} if late else {}
+    dealing = command.get("dealing")
+    if dealing is not None and dealing not in DEALINGS:
+        raise InvalidTournament(f"dealing is one of {', '.join(DEALINGS)}", dealing=dealing)
+    # Only when set, so that streams recorded before late entry (or dealing) existed re-execute unchanged.
+    extra: dict[str, Any] = {"late_entry_until": late} if late else {}
+    if dealing is not None:
+        extra["dealing"] = dealing
     return [
         Event(
             "TournamentCreated",
@@ -193,7 +198,7 @@ def start(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list
         )
     if players < min(sizes):
         raise TooFewPlayers(f"at least {min(sizes)} players are needed; {players} registered", players=players)
-    return _round(tournament, 1, command.get("ratings") or {}, Chance(seed, tournament.version))
+    return _round(tournament, 1, command.get("ratings") or {}, _draws(tournament, seed))
 
 
 def link(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
@@ -238,6 +243,9 @@ def record_results(tournament: Tournament, command: Mapping[str, Any], seed: str
             "game_id": table.game_id,
             "places": list(result["places"]),
         }
+        if result.get("final_hash") is not None:
+            # The game's last event hash pins which game this is: an audit fails a bundle that swaps it.
+            data["final_hash"] = result["final_hash"]
         events.append(Event("ResultRecorded", data, SYSTEM))
     return _close(tournament, events, command, seed)
 
@@ -250,7 +258,7 @@ def _close(tournament: Tournament, events: list[Event], command: Mapping[str, An
         return events
     ratings = command.get("ratings") or {}
     if played.number < tournament.rounds:
-        started = _round(after, played.number + 1, ratings, Chance(seed, tournament.version))
+        started = _round(after, played.number + 1, ratings, _draws(tournament, seed))
         if started:
             return events + started
     final = apply(after, Event("TournamentFinished", {"seed": seed, "ratings": ratings, "standings": []}))
@@ -351,3 +359,8 @@ def _round(tournament: Tournament, number: int, ratings: Mapping[str, float], ch
     started = Event("RoundStarted", {"round": number, "byes": byes, "ratings": dict(ratings)}, SYSTEM)
     seated = [Event("TableSeated", {"round": number, "table": i, "entrants": t}, SYSTEM) for i, t in enumerate(tables)]
     return [started] + seated
+
+
+def _draws(tournament: Tournament, secret: str) -> Chance:
+    """Return the pairing's draws at the tournament's version, from its secret as a deal seed is taken."""
+    return Chance(deal_seed(secret, tournament.dealing, ()), tournament.version)

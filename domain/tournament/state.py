@@ -125,6 +125,7 @@ class Tournament:
     max_players: int = 0
     options: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
     seed_commitment: str = ""
+    dealing: str | None = None  # "shared" or "fixed" (`domain.chance`); None for one recorded before
     organiser_sha256: str | None = None
     entrants: tuple[Entrant, ...] = ()
     played: tuple[Round, ...] = ()
@@ -187,6 +188,7 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
             max_players=data["max_players"],
             options=MappingProxyType(dict(data["options"])),
             seed_commitment=data["seed_commitment"],
+            dealing=data.get("dealing"),
             organiser_sha256=data["organiser_sha256"],
             late_entry_until=data.get("late_entry_until", 0),
         )

@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from domain.audit import AuditReport, audit
+from domain.audit import AuditReport, audit, audit_export
 from domain.events import RecordedEvent
 from domain.export import export_lines, header, is_complete, read_export
 from domain.game import FINISHED, replay
@@ -48,7 +48,7 @@ class ArchiveService:
         head, events = read_export(lines)
         if not is_complete(head):
             raise ImportRefused("only a finished game's whole export can be imported")
-        report = audit(events)
+        report = audit_export(head, events)
         if not report.ok:
             raise ImportRefused(f"the game fails its audit at event {report.failed_at}: {report.reason}")
         game = replay(RecordedEvent.from_dict(event) for event in events)

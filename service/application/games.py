@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from domain.chance import seed_commitment
+from domain.chance import FIXED, SHARED, game_secret, seed_commitment
 from domain.errors import DomainError
 from domain.events import canonical_json
 from domain.game import ACTIVE, FINISHED, Game, blank, decide, first_open_seat
@@ -85,8 +85,17 @@ class GameService:
         options: Mapping[str, Any],
         seed: str | None = None,
         idempotency_key: str | None = None,
+        *,
+        secret: str | None = None,
+        dealing: str | None = None,
     ) -> tuple[Game, list[dict[str, Any]]]:
         """Create a game; named seats get tokens, bot seats play by themselves, `{}` stays open.
+
+        A `seed` fixes the deal (fixed dealing, disclosed as such); without one the
+        service draws the seed and each human seat may add its `entropy` (shared
+        dealing, `domain.chance`). Either way the game's secret is salted. A
+        tournament gives the whole `secret` of a table's game and its `dealing`
+        instead (`domain.tournament.seeding`).
 
         With an idempotency key, a retry gets the same game and the same tokens
         (for `IDEMPOTENCY_TTL_MS`): whoever knows the key owns the answer, so the
@@ -95,7 +104,12 @@ class GameService:
         """
         client_seed = seed
         game_id = self.store.new_id(_random_ids())
-        seed = seed if seed is not None else secrets.token_hex(32)
+        if secret is None:
+            dealing = FIXED if seed is not None else SHARED
+            secret = game_secret(secrets.token_hex(32), seed if seed is not None else secrets.token_hex(32))
+        elif dealing is None or seed is not None:
+            raise ValueError("a game made from a secret is given its dealing, and no seed")
+        seed = secret
         tokens = [
             {"seat": index, "name": spec["name"], "token": self._new_token(game_id, index)}
             for index, spec in enumerate(seats)
@@ -115,9 +129,10 @@ class GameService:
             "kind": "create",
             "id": game_id,
             "game": game_type,
-            "seats": _command_seats(seats, tokens),
+            "seats": _command_seats(seats, tokens, dealing),
             "options": dict(options),
             "seed_commitment": seed_commitment(seed),
+            "dealing": dealing,
         }
         events = decide(blank(), command, seed)
         canonical_json(command)  # refuse what the chain cannot hold before the seed is written
@@ -137,15 +152,22 @@ class GameService:
         self._settle(outcome)
         return outcome.after, tokens
 
-    def join(self, game_id: str, name: str, idempotency_key: str | None = None) -> dict[str, Any]:
-        """Take the first open seat of a waiting game; a retried Idempotency-Key gets the same seat and token."""
+    def join(
+        self, game_id: str, name: str, entropy: str | None = None, idempotency_key: str | None = None
+    ) -> dict[str, Any]:
+        """Take the first open seat of a waiting game; a retried Idempotency-Key gets the same seat and token.
+
+        `entropy` is the seat's contribution to a shared deal; a fixed deal takes none, so there it is dropped.
+        """
         taken: dict[str, Any] = {}
-        fingerprint = _fingerprint(["join", name])
+        fingerprint = _fingerprint(["join", name, entropy])
 
         def take_seat(game: Game) -> Decision:
             seat = first_open_seat(game)
             taken.update(seat=seat, name=name, token=self._new_token(game_id, seat))
             command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(taken["token"])}
+            if entropy is not None and game.dealing == SHARED:
+                command["entropy"] = entropy
             return self._decision(game, command)
 
         idempotency = None
@@ -323,13 +345,19 @@ def _random_ids() -> Iterator[str]:
         yield uuid.uuid4().hex[:16]
 
 
-def _command_seats(seats: Sequence[Mapping[str, Any]], tokens: Sequence[Mapping[str, Any]]) -> list[Any]:
-    """Return the create command's seats: named ones by their token's hash, bots by kind, open ones as null."""
+def _command_seats(seats: Sequence[Mapping[str, Any]], tokens: Sequence[Mapping[str, Any]], dealing: str) -> list[Any]:
+    """Return the create command's seats: named ones by their token's hash, bots by kind, open ones as null.
+
+    A named seat's `entropy` goes with it into a shared deal; a fixed deal takes none, so there it is dropped.
+    """
     token_of = {t["seat"]: t["token"] for t in tokens}
     command_seats: list[dict[str, Any] | None] = []
     for index, spec in enumerate(seats):
         if spec.get("name") is not None:
-            command_seats.append({"name": spec["name"], "bot": None, "token_sha256": token_sha256(token_of[index])})
+            seat = {"name": spec["name"], "bot": None, "token_sha256": token_sha256(token_of[index])}
+            if spec.get("entropy") is not None and dealing == SHARED:
+                seat["entropy"] = spec["entropy"]
+            command_seats.append(seat)
         elif spec.get("bot") is not None:
             command_seats.append({"name": None, "bot": spec["bot"], "token_sha256": None})
         else:

@@ -18,6 +18,7 @@ from domain.ratings import (
     GAME_RATED,
     RatingTable,
     aggregate_id,
+    counts,
     decide,
     from_snapshot,
     identity,
@@ -80,10 +81,12 @@ class RatingService:
         return replay(self.store.read(aggregate_id(game_type)), game=game_type)
 
     def rate_game(self, game_id: str) -> str:
-        """Rate a finished game once: "rated", "duplicate" or "unfinished"."""
+        """Rate a finished game once: "rated", "duplicate", "unfinished" or "fixed" (a fixed deal is never rated)."""
         game = self.repository.load(game_id)
         if game.status != FINISHED or game.result is None:
             return "unfinished"
+        if not counts(game.dealing):
+            return "fixed"
         identities = [identity(seat.name, seat.bot) for seat in game.seats]
         places = game.result["places"]
         outcome = self.commands.run(

@@ -27,14 +27,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.chance import seed_commitment
+from domain.chance import FIXED, SHARED, game_secret, seed_commitment
 from domain.events import RecordedEvent, canonical_json
 from domain.game import FINISHED as GAME_FINISHED
 from domain.game import Game
 from domain.tournament import decide, replay
 from domain.tournament.audit import TournamentAuditReport
 from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
-from domain.tournament.seeding import game_seed
+from domain.tournament.seeding import table_secret
 from domain.tournament.state import ACTIVE, Table, Tournament
 from projections.tournament import tournament_view
 from service.adapters.cache import AggregateCache, GameRepository
@@ -100,7 +100,9 @@ class TournamentService:
     ) -> tuple[Tournament, str]:
         """Create a tournament; return it and the organiser's token."""
         tournament_id = f"t-{uuid.uuid4().hex[:16]}"
-        seed = seed if seed is not None else secrets.token_hex(32)
+        # An organiser's seed fixes every deal and pairing (disclosed as fixed); else the service draws it.
+        dealing = FIXED if seed is not None else SHARED
+        seed = game_secret(secrets.token_hex(32), seed if seed is not None else secrets.token_hex(32))
         organiser_token = f"{tournament_id}.o.{self.new_secret()}"
         command = {
             "kind": "create",
@@ -113,6 +115,7 @@ class TournamentService:
             "max_players": max_players,
             "options": dict(options or {}),
             "seed_commitment": seed_commitment(seed),
+            "dealing": dealing,
             "organiser_sha256": token_sha256(organiser_token),
         }
         if late_entry_until:
@@ -165,7 +168,7 @@ class TournamentService:
             game = self.repository.load(game_id)
             if game.status != GAME_FINISHED or game.result is None:
                 raise GameNotFinished(f"game {game_id} has not finished yet", game_id=game_id, status=game.status)
-            result = {"game_id": game_id, "places": list(game.result["places"])}
+            result = _result(game)
             command = {"kind": "record", "results": [result], "ratings": self._snapshot(tournament)}
             return Decision(command, decide(tournament, command, seed))
 
@@ -326,8 +329,10 @@ class TournamentService:
         if not self.index.claim_table(tournament.id, round_, table.number, replay):
             return False
         seats = [tournament.entrants[e].seat_spec() for e in table.entrants]
-        seed = game_seed(self._seed(tournament.id), round_, table.number, replay)
-        game, tokens = self.games.create(tournament.game, seats, tournament.options, seed=seed)
+        secret = table_secret(self._seed(tournament.id), round_, table.number, replay)
+        game, tokens = self.games.create(
+            tournament.game, seats, tournament.options, secret=secret, dealing=tournament.dealing
+        )
         # Tokens and the game map first: once linked, a game's tokens can be
         # fetched and its end finds its tournament.
         self.index.save_seat_tokens(tournament.id, game.id, tokens)
@@ -348,7 +353,7 @@ class TournamentService:
             if table.places is None and table.game_id is not None:
                 game = self.repository.load(table.game_id)
                 if game.status == GAME_FINISHED and game.result is not None:
-                    results.append({"game_id": game.id, "places": list(game.result["places"])})
+                    results.append(_result(game))
         return results
 
     def _snapshot(self, tournament: Tournament) -> dict[str, float]:
@@ -375,3 +380,8 @@ class TournamentService:
         if seed is None:
             raise TournamentNotFound(tournament_id)
         return seed
+
+
+def _result(game: Game) -> dict[str, Any]:
+    """Return a finished game's result as a tournament records it: with the hash its chain ends at."""
+    return {"game_id": game.id, "places": list((game.result or {})["places"]), "final_hash": game.last_hash}

@@ -8,7 +8,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from domain.audit import audit
+from domain.audit import audit_export, check_receipts, identity
 from domain.errors import DomainError
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
@@ -24,6 +24,11 @@ def add_parsers(commands: Any) -> None:
     """Add the file commands to the `menagerie` parser."""
     check = commands.add_parser("audit", help="audit an exported finished game, offline (no server, no Redis)")
     check.add_argument("file")
+    check.add_argument(
+        "--receipts",
+        help="a file of the events the service acknowledged (JSON lines or arrays with seq and hash): fail where the"
+        " game's log disagrees with any",
+    )
     load = commands.add_parser("import", help="load an exported finished game into the store at REDIS_URL")
     load.add_argument("file")
     keep = commands.add_parser("archive", help="export a finished game from REDIS_URL to FILE, then remove its stream")
@@ -39,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     """Run one of the file commands; exit 0 on success, 1 on a failed audit or refusal, 2 on a bad file."""
     try:
         if args.command == "audit":
-            return _audit(args.file)
+            return _audit(args.file, args.receipts)
         if args.command == "replay":
             return _replay(args.file, args.at, args.seat)
         if args.command == "import":
@@ -60,17 +65,47 @@ def _read(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         return read_export(lines)
 
 
-def _audit(path: str) -> int:
+def _audit(path: str, receipts: str | None = None) -> int:
     head, events = _read(path)
     if not is_complete(head):
         print(f"{path}: a redacted or unfinished export cannot be audited (its seed is secret)", file=sys.stderr)
         return 1
-    report = audit(events)
+    report = audit_export(head, events)
+    if report.ok and receipts is not None:
+        try:
+            promised = _receipts(receipts)
+        except ExportFormatError as error:
+            print(f"{receipts}: {error.message}", file=sys.stderr)
+            return 2
+        report = check_receipts(events, promised) or report
     if report.ok:
-        print(f"PASS {head['game']} {head['id']}: {report.events} events; checked {', '.join(report.checks)}")
+        # What is printed is what the chain says, not the header.
+        chained = identity(events)
+        seats = ", ".join(seat["name"] or f"bot:{seat['bot']}" for seat in chained["seats"])
+        print(
+            f"PASS {chained['game']} {chained['id']} (rules {chained['rules_version']}, {chained['dealing']} dealing,"
+            f" seats {seats}, options {json.dumps(chained['options'], sort_keys=True)}): {report.events} events;"
+            f" checked {', '.join(report.checks)}"
+        )
         return 0
-    print(f"FAIL {head['game']} {head['id']} at event {report.failed_at}: {report.reason}")
+    print(f"FAIL {head.get('game')} {head.get('id')} at event {report.failed_at}: {report.reason}")
     return 1
+
+
+def _receipts(path: str) -> list[dict[str, Any]]:
+    """Read receipts: JSON values one a line, each an event (with seq and hash), a list of them, or an action's answer."""
+    found: list[dict[str, Any]] = []
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ExportFormatError(number, f"not JSON ({error.msg})") from None
+            items = value.get("events", [value]) if isinstance(value, dict) else value
+            found += [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+    return found
 
 
 def _replay(path: str, at: int | None, seat: int | None) -> int:

@@ -12,7 +12,7 @@ from domain.audit import audit
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
-from domain.ratings import identity, leaderboard, rebuild
+from domain.ratings import counts, identity, leaderboard, rebuild
 from domain.tournament.audit import audit_bundle
 from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
 from domain.tournament.bundle import read_bundle
@@ -80,7 +80,7 @@ def _rebuild(paths: list[str], only: str | None) -> int:
             print(f"game {game_id} fails its audit at event {report.failed_at}: {report.reason}", file=sys.stderr)
             return 1
         game = replay(RecordedEvent.from_dict(event) for event in events)
-        if only is None or game.type == only:
+        if (only is None or game.type == only) and counts(game.dealing):
             identities = [identity(seat.name, seat.bot) for seat in game.seats]
             ended = str(events[-1]["time"])
             rated[game.type].append((ended, game_id, identities, list((game.result or {})["places"])))

@@ -84,7 +84,14 @@ def create_game() -> Any:
     game, tokens = services().games.create(
         data["game"], data["seats"], data["options"], data["seed"], idempotency_key=_secret_idempotency_key()
     )
-    payload = {"id": game.id, "game": game.type, "version": game.version, "status": game.status, "seats": tokens}
+    payload = {
+        "id": game.id,
+        "game": game.type,
+        "version": game.version,
+        "status": game.status,
+        "dealing": game.disclosed_dealing,
+        "seats": tokens,
+    }
     return jsonify(payload), 201
 
 
@@ -101,7 +108,7 @@ def list_games() -> Any:
         except GameNotFound:
             continue
         view = game_view(game, None)
-        listed.append({k: view[k] for k in ("id", "game", "version", "status", "seats", "to_act")})
+        listed.append({k: view[k] for k in ("id", "game", "version", "status", "dealing", "seats", "to_act")})
     return jsonify({"games": listed, "next": older or None})
 
 
@@ -130,7 +137,10 @@ def join_game(game_id: str) -> Any:
     """Take the first open seat."""
     services().repository.cached(game_id)
     data = body(JOIN)
-    return jsonify(services().games.join(game_id, data["name"], idempotency_key=_secret_idempotency_key())), 201
+    joined = services().games.join(
+        game_id, data["name"], data.get("entropy"), idempotency_key=_secret_idempotency_key()
+    )
+    return jsonify(joined), 201
 
 
 @games.post("/games/<game_id>/actions")

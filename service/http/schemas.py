@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from domain.chance import ENTROPY
 from domain.games import RULES
 from domain.tournament.decide import MAX_PLAYERS, MAX_ROUNDS
 from domain.tournament.state import ACTIVE, FINISHED, FORMATS, REGISTERING
@@ -25,19 +26,27 @@ MAX_SEATS = 8  # no game seats more
 # allows no null in a request body, so such fields say `allow_none=False` (null is a 400).
 
 
+def _entropy() -> fields.String:
+    """A seat's public contribution to a shared deal (`domain.chance`): 32 to 128 hex digits."""
+    return fields.String(validate=validate.Regexp(ENTROPY, error="entropy is 32 to 128 hex digits"))
+
+
 class SeatSpecSchema(Schema):
-    """A seat at creation: `{"name"}` a human, `{"bot"}` a bot, `{}` open."""
+    """A seat at creation: `{"name"}` a human (with its `entropy`, if it adds some), `{"bot"}` a bot, `{}` open."""
 
     class Meta:
         unknown = RAISE
 
     name = Text(max_length=NAME_LENGTH)
     bot = fields.String(validate=validate.OneOf(BOT_KINDS))
+    entropy = _entropy()
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
         if "name" in data and "bot" in data:
             raise ValidationError("a seat has a name or a bot, not both")
+        if "entropy" in data and "name" not in data:
+            raise ValidationError("only a human seat (with a name) adds entropy")
 
 
 class CreateGameSchema(Schema):
@@ -59,6 +68,7 @@ class JoinSchema(Schema):
         unknown = RAISE
 
     name = Text(max_length=NAME_LENGTH, required=True)
+    entropy = _entropy()
 
 
 class ActionSchema(Schema):
@@ -156,6 +166,10 @@ class CreateTournamentSchema(Schema):
 
 class RegisterSchema(SeatSpecSchema):
     """`POST /tournaments/{id}/register`: `{"name"}` a human, `{"bot"}` a bot (organiser only)."""
+
+    class Meta:
+        unknown = RAISE
+        exclude = ("entropy",)
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:

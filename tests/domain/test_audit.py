@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.audit import audit
+from domain.audit import audit, audit_export, identity
 from domain.events import GENESIS_HASH, Event, RecordedEvent, chain_hash
 from domain.export import ExportFormatError, read_export
 from domain.game import replay
@@ -173,3 +173,20 @@ def test_a_truncated_export_is_refused():
     with pytest.raises(ExportFormatError) as raised:
         read_export(lines)
     assert "truncated" in raised.value.message
+
+
+def test_an_event_with_a_field_no_event_has_fails_even_rechained(finished):
+    events = copy.deepcopy(finished)
+    events[3]["note"] = "harmless?"
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == 4 and "no event has: note" in report.reason
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("id", "0123456789abcdef"), ("game", "toy"), ("dealing", "shared"), ("rules_version", "0")]
+)
+def test_an_export_whose_header_says_otherwise_than_its_chain_fails(finished, key, value):
+    head = {"format": "menagerie-game/1", **identity(finished)}
+    assert audit_export(head, finished).ok
+    report = audit_export({**head, key: value}, finished)
+    assert not report.ok and f"header's {key}" in report.reason

@@ -98,7 +98,7 @@ def play_to_the_end(services, game_id: str, seat: int = 0) -> None:
 
 
 def test_every_finished_casual_game_is_rated_once(services):
-    game, _ = services.games.create("toy", [{"name": "ann"}, {"bot": "random"}], {}, seed="r1")
+    game, _ = services.games.create("toy", [{"name": "ann"}, {"bot": "random"}], {})
     play_to_the_end(services, game.id)
     stream = aggregate_id("toy")
     assert [e.data["game_id"] for e in services.store.read(stream)] == [game.id]
@@ -119,7 +119,7 @@ def test_a_rating_job_delivered_twice_rates_once(redis_client, prefix):
     rq = queue_redis_beside(redis_client)
     # The jobs run on these services, whose store may be a cluster while RQ is on a plain Redis.
     services = serve_jobs(build(redis_client, prefix, inline_jobs=False, queue_redis=rq))
-    game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {}, seed="r3")
+    game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {})
     queue = Queue(prefix, connection=rq)
     worker = SimpleWorker(worker_queues(prefix, rq), connection=rq, name=f"{prefix}-worker")
     while services.repository.load(game.id).status != "finished":

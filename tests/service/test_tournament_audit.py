@@ -126,3 +126,30 @@ def test_an_unfinished_tournament_has_no_bundle_yet(client):
     for path in ("export", "audit"):
         response = client.get(f"/tournaments/{created['id']}/{path}")
         assert response.status_code == 403 and response.json["error"]["code"] == "tournament_in_play"
+
+
+def test_a_game_swapped_for_another_with_the_same_seats_and_result_fails(bundle, fake_services):
+    recorded = first(bundle.events, "ResultRecorded", round=2)
+    ours = recorded["data"]["game_id"]
+    assert recorded["data"]["final_hash"] == bundle.games[ours].events[-1]["hash"]
+    # Another tournament with the same seed plays the same seats; its game at this table stands in for ours.
+    twin = run_toy(fake_services, "audit-seed")
+    theirs = first(twin.events, "ResultRecorded", round=2, table=recorded["data"]["table"])["data"]["game_id"]
+    games = {**bundle.games, ours: twin.games[theirs]}
+    report = audit_bundle(Bundle(bundle.head, bundle.events, games))
+    linked = first(bundle.events, "GameLinked", game_id=ours)
+    # Each game's secret is salted from its own tournament's: the twin was not dealt for this table.
+    assert not report.ok and report.failed_at == linked["seq"] and report.game_id == ours
+
+
+def test_a_game_whose_chain_ends_elsewhere_than_recorded_fails(bundle):
+    events = copy.deepcopy(bundle.events)
+    recorded = first(events, "ResultRecorded", round=1)
+    recorded["data"]["final_hash"] = "0" * 64
+    # The forger changes the command too, so that re-executing it gives the changed event.
+    for result in batch_command(events, recorded)["results"]:
+        if result["game_id"] == recorded["data"]["game_id"]:
+            result["final_hash"] = "0" * 64
+    report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
+    assert not report.ok and report.failed_at == recorded["seq"]
+    assert "does not end at the hash the tournament recorded" in report.reason

@@ -20,7 +20,8 @@ def run_jobs(redis_client, prefix: str) -> None:
 
 
 def bot_tournament(services, game: str, players: int, rounds: int, **settings):
-    tournament, _ = services.tournaments.create(game, rounds=rounds, seed=f"{game}-seed", **settings)
+    # No organiser seed: shared dealing, so the games are rated.
+    tournament, _ = services.tournaments.create(game, rounds=rounds, **settings)
     for n in range(players):
         services.tournaments.register(tournament.id, bot=("heuristic", "random")[n % 2])
     services.tournaments.start(tournament.id)

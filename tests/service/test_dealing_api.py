@@ -1,0 +1,121 @@
+"""Dealing over HTTP: disclosed in every answer that describes a game, contributions on the record, fixed games unrated."""
+
+from __future__ import annotations
+
+import json
+
+from domain.audit import audit
+from domain.chance import seed_of
+from service.cli import main as menagerie
+
+ANN, BOB = "0f" * 16, "e1" * 16
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def created(client, seats, **extra) -> dict:
+    response = client.post("/games", json={"game": "toy", "seats": seats, **extra})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def play_to_the_end(client, game: dict) -> None:
+    tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
+    view = client.get(f"/games/{game['id']}").json
+    while view["status"] != "finished":
+        seat = view["to_act"][0]
+        mine = client.get(f"/games/{game['id']}", headers=auth(tokens[seat])).json
+        answer = client.post(
+            f"/games/{game['id']}/actions", json={"action": mine["legal_actions"][0]}, headers=auth(tokens[seat])
+        )
+        assert answer.status_code == 200, answer.json
+        view = client.get(f"/games/{game['id']}").json
+
+
+def export_lines(client, game_id: str) -> list[dict]:
+    answer = client.get(f"/games/{game_id}/export")
+    return [json.loads(line) for line in answer.get_data(as_text=True).splitlines() if line.strip()]
+
+
+def test_dealing_is_shared_without_a_seed_and_fixed_with_one_in_every_description(client):
+    shared = created(client, [{"name": "ann", "entropy": ANN}, {"name": "bob"}])
+    fixed = created(client, [{"name": "ann"}, {"name": "bob"}], seed="practice")
+    lobby = {game["id"]: game for game in client.get("/games").json["games"]}
+    for game, dealing in ((shared, "shared"), (fixed, "fixed")):
+        assert game["dealing"] == dealing
+        assert client.get(f"/games/{game['id']}").json["dealing"] == dealing
+        assert lobby[game["id"]]["dealing"] == dealing
+        play_to_the_end(client, game)
+        assert export_lines(client, game["id"])[0]["dealing"] == dealing
+    assert seed_of(client.get(f"/games/{fixed['id']}").json["seed"]) == "practice"
+
+
+def test_contributions_are_public_in_the_log_and_a_fixed_game_drops_them(client):
+    shared = created(client, [{"name": "ann", "entropy": ANN}, {}])
+    joined = client.post(f"/games/{shared['id']}/join", json={"name": "bob", "entropy": BOB})
+    assert joined.status_code == 201
+    seated = [e["data"] for e in client.get(f"/games/{shared['id']}/events").json["events"] if e["type"] == "SeatTaken"]
+    assert [seat.get("entropy") for seat in seated] == [ANN, BOB]
+    fixed = created(client, [{"name": "ann", "entropy": ANN}, {"name": "bob"}], seed="practice")
+    events = client.get(f"/games/{fixed['id']}/events").json["events"]
+    assert not any("entropy" in e["data"] for e in events if e["type"] == "SeatTaken")
+
+
+def test_entropy_that_is_not_a_humans_hex_is_a_400(client):
+    for seat in ({"bot": "random", "entropy": ANN}, {"entropy": ANN}, {"name": "ann", "entropy": "xyz" * 12}):
+        answer = client.post("/games", json={"game": "toy", "seats": [seat, {"name": "bob"}]})
+        assert answer.status_code == 400 and answer.json["error"]["code"] == "invalid_request", seat
+    game = created(client, [{"name": "ann"}, {}])
+    short = client.post(f"/games/{game['id']}/join", json={"name": "bob", "entropy": "ab"})
+    assert short.status_code == 400
+
+
+def test_a_changed_contribution_fails_the_audit(client):
+    game = created(client, [{"name": "ann", "entropy": ANN}, {"name": "bob", "entropy": BOB}])
+    play_to_the_end(client, game)
+    events = export_lines(client, game["id"])[1:]
+    assert audit(events).ok
+    seat_taken = next(e for e in events if e["type"] == "SeatTaken")
+    seat_taken["data"]["entropy"] = "00" * 16
+    report = audit(events)
+    assert not report.ok and report.failed_at == seat_taken["seq"]
+
+
+def test_a_fixed_game_is_not_rated_and_a_shared_one_is(client, fake_services):
+    outcomes = {}
+    for dealing, extra in (("shared", {}), ("fixed", {"seed": "practice"})):
+        game = created(client, [{"name": "ann"}, {"name": "bob"}], **extra)
+        play_to_the_end(client, game)
+        outcomes[dealing] = fake_services.ratings.rate_game(game["id"])
+    assert outcomes["fixed"] == "fixed" and outcomes["shared"] in ("rated", "duplicate")
+
+
+def test_receipts_prove_what_the_service_acknowledged(client, tmp_path, capsys):
+    game = created(client, [{"name": "ann"}, {"name": "bob"}])
+    tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
+    receipts = []
+    view = client.get(f"/games/{game['id']}").json
+    while view["status"] != "finished":
+        seat = view["to_act"][0]
+        mine = client.get(f"/games/{game['id']}", headers=auth(tokens[seat])).json
+        answer = client.post(
+            f"/games/{game['id']}/actions", json={"action": mine["legal_actions"][0]}, headers=auth(tokens[seat])
+        )
+        receipts.append(answer.json)  # an action's answer, kept as it came
+        view = client.get(f"/games/{game['id']}").json
+    export = tmp_path / "game.ndjson"
+    export.write_text(client.get(f"/games/{game['id']}/export").get_data(as_text=True))
+    kept = tmp_path / "receipts.ndjson"
+    kept.write_text("".join(json.dumps(answer) + "\n" for answer in receipts))
+    assert menagerie(["audit", str(export), "--receipts", str(kept)]) == 0
+    # The service's log now says otherwise than it told a player at one event.
+    wrong = receipts[2]["events"][0]
+    receipts[2]["events"][0] = {**wrong, "hash": "0" * 64}
+    kept.write_text("".join(json.dumps(answer) + "\n" for answer in receipts))
+    capsys.readouterr()
+    assert menagerie(["audit", str(export), "--receipts", str(kept)]) == 1
+    assert f"at event {wrong['seq']}: event {wrong['seq']} is not the one the service acknowledged" in (
+        capsys.readouterr().out
+    )
