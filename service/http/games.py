@@ -14,6 +14,7 @@ from projections.game import game_view
 from service.errors import AtOutOfRange, GameInPlay, GameNotFound, InvalidIdempotencyKey, UnknownGameType
 from service.http.actions import load_action
 from service.http.auth import acting_seat, caller_seat
+from service.http.bot_games import bot_game_place
 from service.http.requests import body, query, services
 from service.http.schemas import (
     ACTION,
@@ -58,6 +59,7 @@ def game_types() -> Any:
                 "min_seats": rules.min_seats,
                 "max_seats": rules.max_seats,
                 "rules_version": rules.rules_version,
+                "event_cap": rules.event_cap,
                 "options": [option.to_dict() for option in rules.options],
                 "bots": list(rules.bots),
             }
@@ -71,9 +73,12 @@ def create_game() -> Any:
     data = body(CREATE_GAME)
     if data["game"] not in RULES:
         raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
-    game, tokens = services().games.create(
-        data["game"], data["seats"], data["options"], data["seed"], idempotency_key=_idempotency_key()
-    )
+    idempotency_key = _idempotency_key()
+    with bot_game_place(data["seats"]) as created:
+        game, tokens = services().games.create(
+            data["game"], data["seats"], data["options"], data["seed"], idempotency_key=idempotency_key
+        )
+        created.append(game.id)
     payload = {"id": game.id, "game": game.type, "version": game.version, "status": game.status, "seats": tokens}
     return jsonify(payload), 201
 

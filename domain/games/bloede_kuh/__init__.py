@@ -38,6 +38,9 @@ Rulings where RULES.md §3 and the rulebook leave a case open:
 - Scoring is part of the action that ends a round (RoundScored); the next deal
   is a system step (`advance`), dealt by the player who ended the last round.
 - Places: 1 + the number of seats with a strictly lower total.
+- A game stopped at its event cap (`EVENT_CAP`; `domain.game`) ranks by the
+  totals as they stand (`steps.standing`): the minus and NWI cards in front of
+  each player. The round in play scores no hand cards, as it has not ended.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from domain.games.bloede_kuh.state import MAX_SEATS, RULES_VERSIONS
 from domain.rules import Option
 
 GAME_ID = "bloede-kuh"
+EVENT_CAP = 20000  # CAP-PLACEHOLDER
 
 
 class BloedeKuh:
@@ -59,6 +63,7 @@ class BloedeKuh:
     max_seats = MAX_SEATS
     rules_version = RULES_VERSIONS[-1]
     rules_versions = RULES_VERSIONS
+    event_cap = EVENT_CAP
     options: tuple[Option, ...] = ()
     bots = ("random", "heuristic", "mcts")
     hidden = HIDDEN
@@ -73,6 +78,7 @@ class BloedeKuh:
     system_due = staticmethod(steps.system_due)
     advance = staticmethod(steps.advance)
     result = staticmethod(steps.result)
+    standing = staticmethod(steps.standing)
 
 
 RULES = BloedeKuh()

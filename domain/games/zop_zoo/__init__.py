@@ -49,6 +49,11 @@ Rulings where RULES.md and the rulebook leave a case open:
   nothing. Games created under rules version 1 keep its scoring, in which a
   non-winner also scored a covered minus card at the value it showed (the
   version is recorded in GameCreated and ZooSetUp).
+- Since a MOLE is never spent, players who all dig with the one on the
+  discard pile and never draw loop for ever: the event cap
+  (`EVENT_CAP`; `domain.game`) ends such a game. It ranks by the totals of the
+  rounds won so far, as the result does (`steps.standing`); the round in play
+  scores nothing, as it has no winner.
 """
 
 from __future__ import annotations
@@ -59,6 +64,9 @@ from domain.games.zop_zoo.state import MAX_SEATS, RULES_VERSIONS
 from domain.rules import Option
 
 GAME_ID = "zop-zoo"
+EVENT_CAP = 30000  # CAP-PLACEHOLDER
+# The largest target the rulebook names (its 2-player variant) and the one the bot ladder plays under (800) fits.
+TARGET_MAX = 1000
 
 
 class ZopZoo:
@@ -70,6 +78,7 @@ class ZopZoo:
     max_seats = MAX_SEATS
     rules_version = RULES_VERSIONS[-1]
     rules_versions = RULES_VERSIONS
+    event_cap = EVENT_CAP
     options: tuple[Option, ...] = (
         Option(
             "target",
@@ -77,7 +86,8 @@ class ZopZoo:
             800,
             "total that ends the game after its round (the publisher suggests 1000 for 2 players, 600 for 5-6)",
             minimum=1,
-            maximum=1_000_000,  # a few hundred points a round: beyond this a game would never end
+            # The publisher's longest game: a game to more points holds the workers and the stream for nothing.
+            maximum=TARGET_MAX,
         ),
         Option(
             "card_set",
@@ -99,6 +109,7 @@ class ZopZoo:
     system_due = staticmethod(steps.system_due)
     advance = staticmethod(steps.advance)
     result = staticmethod(steps.result)
+    standing = staticmethod(steps.standing)
 
 
 RULES = ZopZoo()

@@ -56,6 +56,11 @@ def result(state: State) -> Result | None:
     """Rank by total once a round has ended with someone at the target; ties share a place."""
     if state.phase != OVER:
         return None
+    return standing(state)
+
+
+def standing(state: State) -> Result:
+    """Rank by the totals of the rounds won so far, as the result does; a round in play scores nothing yet."""
     totals = state.totals
     places = tuple(1 + sum(other > mine for other in totals) for mine in totals)
     detail = {
