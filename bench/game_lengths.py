@@ -1,4 +1,4 @@
-"""How long do real games get? The figures each game's event cap (`Rules.event_cap`) is derived from.
+"""How long do real games get? The figures each game's event caps (`Rules.event_caps`) are derived from.
 
 Plays every game type at every seat count with uniformly random bots and with
 heuristic bots (each from its seat's view, as the service hands it), from many
@@ -21,18 +21,18 @@ from typing import Any
 from domain.chance import DrawnChance
 from domain.events import Event
 from domain.games import RULES, rules_for
+from domain.games.zop_zoo.steps import target_max
 from projections import projection_for
 from workers.bots import BOTS, bot_rng
 
 KINDS = ("random", "heuristic")
 
 
-def options_for(game: str) -> dict[str, Any]:
-    """Return the options of a game's longest ordinary play (Zop Zoo: its largest target)."""
-    rules = rules_for(game)
-    options = {option.name: option.default for option in rules.options}
-    if "target" in options:
-        options["target"] = next(o.maximum for o in rules.options if o.name == "target")
+def options_for(game: str, seats: int) -> dict[str, Any]:
+    """Return the options of a game's longest ordinary play (Zop Zoo: the largest target its table may set)."""
+    options = {option.name: option.default for option in rules_for(game).options}
+    if game == "zop-zoo":
+        options["target"] = target_max(seats)
     return options
 
 
@@ -40,7 +40,7 @@ def play(game: str, seats: int, number: int, kind: str) -> tuple[int, int]:
     """Play one game with `kind` bots in every seat; return its recorded events and its rounds."""
     rules, projection, bot = rules_for(game), projection_for(game), BOTS[game][kind]
     chance = DrawnChance(random.Random(f"{game}:{seats}:{number}").randrange)
-    batch: list[Event] = list(rules.setup(seats, options_for(game), chance))
+    batch: list[Event] = list(rules.setup(seats, options_for(game, seats), chance))
     state, events, rounds, step = None, 0, 0, 0
     while True:
         for event in batch:
@@ -83,7 +83,7 @@ def main() -> None:
             played = [play(game, seats, number, kind) for number in range(games)]
             lengths = sorted(events for events, _ in played)
             p99 = lengths[min(len(lengths) - 1, int(0.99 * len(lengths)))]
-            cap = getattr(rules_for(game), "event_cap", "-")
+            cap = rules_for(game).event_caps.get(seats, "-")
             print(
                 f"| {game} | {seats} | {kind} | {sum(lengths) / len(lengths):.0f} | {p99} | {lengths[-1]} "
                 f"| {max(r for _, r in played)} | {cap} | {time.perf_counter() - start:.0f} |",

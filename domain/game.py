@@ -36,8 +36,8 @@ Every game ends. The rules allow some loops no clock stops, since every player
 in them moves in time: two Life is Life players who never knock may trade one
 card back and forth, and Zop Zoo players may dig with a MOLE left on the
 discard pile turn after turn (the rulebook lets the next player re-use it,
-found or not). So each game type has an event cap (`Rules.event_cap`, recorded
-in GameCreated as `event_cap`, so that a later change of a cap leaves the games
+found or not). So each game type has an event cap by seat count
+(`Rules.event_caps`; the game's is recorded in GameCreated as `event_cap`, so that a later change of a cap leaves the games
 already created, and their audits, alone): the batch of a move or system step
 that brings the stream to the cap is the game's last, and GameEnded follows it
 with the game's standing (`Rules.standing`: its places as the rules have scored
@@ -255,7 +255,7 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
     options = normalise_options(rules, raw, len(seats))
     version = command.get("rules_version", rules.rules_version)
     # An audit re-creates a game with the cap it recorded (None for a game from before caps).
-    event_cap = command.get("event_cap", rules.event_cap)
+    event_cap = command.get("event_cap", rules.event_caps[len(seats)])
     if event_cap is not None and (not isinstance(event_cap, int) or isinstance(event_cap, bool) or event_cap < 1):
         raise RuleError("event_cap is a whole number of events (or null, for a game from before caps)")
     if version not in rules.rules_versions:
@@ -381,7 +381,7 @@ def _timeout(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
 
 def event_cap(game: Game) -> int:
     """Return the events the game's stream may reach: its recorded cap, or its rules' for a game from before caps."""
-    return game.event_cap if game.event_cap is not None else game.rules.event_cap
+    return game.event_cap if game.event_cap is not None else game.rules.event_caps[len(game.seats)]
 
 
 def _end_if_over(game: Game, events: list[Event], seed: str, core: int = 0) -> list[Event]:

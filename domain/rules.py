@@ -54,7 +54,7 @@ class Option:
         return out
 
 
-# Why a game ended other than by its rules: it reached its event cap (`Rules.event_cap`, `domain.game`).
+# Why a game ended other than by its rules: it reached its event cap (`Rules.event_caps`, `domain.game`).
 EVENT_CAP = "event_cap"
 
 
@@ -88,11 +88,6 @@ class Rules(Protocol):
     min_seats: int
     max_seats: int
     rules_version: str  # the newest version: what a new game is played under
-    # The events a game's stream may reach: the batch that brings it there ends the game with
-    # `standing` (`domain.game`). Derived from the longest games bots play (bench/game_lengths.py)
-    # with a wide margin, so only a game whose players loop (a move neither rule nor clock stops)
-    # meets it.
-    event_cap: int
 
     # Read-only members are properties here, so that a game may declare them as
     # plain class attributes of any tuple or mapping type.
@@ -100,6 +95,13 @@ class Rules(Protocol):
     def rules_versions(self) -> tuple[str, ...]:
         """Every version this code still plays: a game keeps the version it was
         created under (GameCreated records it), so old streams replay and audit."""
+
+    @property
+    def event_caps(self) -> Mapping[int, int]:
+        """The events a game's stream may reach, by seat count: the batch that brings it there ends the
+        game with `standing` (`domain.game`). Derived from the longest games bots play
+        (bench/game_lengths.py) with a wide margin, so only a game whose players loop (a move neither
+        rule nor clock stops) meets it."""
 
     @property
     def bots(self) -> tuple[str, ...]:

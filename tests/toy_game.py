@@ -141,7 +141,7 @@ class ToyRules:
     max_seats = 3
     rules_version = "1"
     rules_versions = ("1",)
-    event_cap = 1000  # a race to at most 100 by ones: about 130 events
+    event_caps = {2: 1000, 3: 1000}  # a race to at most 100 by ones: about 130 events
     options = (Option("goal", "int", 10, "total that ends the game", minimum=3, maximum=100),)
     bots = ("random",)
     actions = {"add": {"n": "int"}}

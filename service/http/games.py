@@ -59,7 +59,7 @@ def game_types() -> Any:
                 "min_seats": rules.min_seats,
                 "max_seats": rules.max_seats,
                 "rules_version": rules.rules_version,
-                "event_cap": rules.event_cap,
+                "event_caps": {str(seats): cap for seats, cap in rules.event_caps.items()},
                 "options": [option.to_dict() for option in rules.options],
                 "bots": list(rules.bots),
             }

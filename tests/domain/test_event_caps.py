@@ -16,11 +16,11 @@ import pytest
 
 from domain.audit import audit
 from domain.chance import Chance, seed_commitment
-from domain.errors import RuleError
+from domain.errors import OptionsError, RuleError
 from domain.game import Game, replay
 from domain.games import rules_for
 from domain.games.life_is_life import RULES as LIFE_IS_LIFE
-from domain.rules import EVENT_CAP
+from domain.rules import EVENT_CAP, normalise_options
 from tests.support.life_is_life import arranged
 from tests.support.tables import Table, new_table, play
 from tests.support.zop_zoo import RULES as ZOP_ZOO
@@ -33,6 +33,11 @@ LOOPING = [("life-is-life", 3, {"RowTraded"}), ("zop-zoo", 2, {"DiscardPileDug",
 LOOP_CAP = 400
 # A cap every game type meets before its rules end it, with the first legal action every time.
 LOW_CAP = 40
+
+
+def lower_caps(monkeypatch: pytest.MonkeyPatch, rules: Any, cap: int) -> None:
+    """Give a game type the same cap at every seat count."""
+    monkeypatch.setattr(rules, "event_caps", dict.fromkeys(range(rules.min_seats, rules.max_seats + 1), cap))
 
 
 def first_legal(game: Game) -> tuple[int, dict[str, Any]]:
@@ -90,9 +95,8 @@ def _trade(state: Any, seat: int, card: str) -> Any:
 def test_a_client_posting_the_first_legal_action_loops_until_the_cap_ends_the_game(
     game_id: str, seats: int, loop: set[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rules = rules_for(game_id)
-    # The real caps are tens of thousands of events; a tenth of a second's worth shows the same.
-    monkeypatch.setattr(rules, "event_cap", LOOP_CAP)
+    # The real caps are thousands of events; a fraction of a second's worth shows the same.
+    lower_caps(monkeypatch, rules_for(game_id), LOOP_CAP)
     table = play(new_table(game_id, seats, seed=f"loop-{game_id}"), first_legal, max_steps=LOOP_CAP)
     assert table.log[0].data["event_cap"] == LOOP_CAP
     # The loop, long before the cap: the same moves over and over, nothing else happening.
@@ -108,7 +112,7 @@ def test_every_game_type_ends_at_its_cap_with_its_standing_and_the_audit_passes(
     game_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rules = rules_for(game_id)
-    monkeypatch.setattr(rules, "event_cap", LOW_CAP)
+    lower_caps(monkeypatch, rules, LOW_CAP)
     table = play(new_table(game_id, rules.min_seats, seed=f"cap-{game_id}"), first_legal, max_steps=LOW_CAP)
     assert LOW_CAP <= len(table.log) < 2 * LOW_CAP
     result = capped(table)
@@ -119,15 +123,15 @@ def test_every_game_type_ends_at_its_cap_with_its_standing_and_the_audit_passes(
 
 
 def test_the_cap_a_game_was_created_under_holds_when_its_rules_cap_changes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LIFE_IS_LIFE, "event_cap", LOW_CAP)
+    lower_caps(monkeypatch, LIFE_IS_LIFE, LOW_CAP)
     table = play(new_table("life-is-life", 3, seed="recorded"), first_legal, max_steps=LOW_CAP)
-    monkeypatch.setattr(LIFE_IS_LIFE, "event_cap", 10 * LOW_CAP)
+    lower_caps(monkeypatch, LIFE_IS_LIFE, 10 * LOW_CAP)
     assert audit([event.to_dict() for event in table.log]).ok
     assert LOW_CAP <= len(table.log) < 2 * LOW_CAP
 
 
 def test_a_game_from_before_caps_is_held_to_its_rules_cap_and_audits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LIFE_IS_LIFE, "event_cap", LOW_CAP)
+    lower_caps(monkeypatch, LIFE_IS_LIFE, LOW_CAP)
     old = Table(seed="before-caps")
     old.run({**_create(old.seed), "event_cap": None})
     assert "event_cap" not in old.log[0].data
@@ -167,6 +171,16 @@ def test_zop_zoo_stopped_ranks_by_the_totals_of_the_rounds_won() -> None:
 
 def test_a_game_its_rules_end_records_no_reason() -> None:
     rules = rules_for("animals-on-board")
-    finished = play(new_table("animals-on-board", 2, seed="short"), first_legal, max_steps=rules.event_cap)
-    assert len(finished.log) < rules.event_cap
+    finished = play(new_table("animals-on-board", 2, seed="short"), first_legal, max_steps=rules.event_caps[2])
+    assert len(finished.log) < rules.event_caps[2]
     assert "ended_by" not in finished.log[-1].data["result"]
+
+
+# --- the options that lengthen a game -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("seats", "target"), [(2, 1000), (3, 800), (6, 800)])
+def test_zop_zoo_plays_to_the_rulebooks_largest_target_for_the_table(seats: int, target: int) -> None:
+    assert normalise_options(ZOP_ZOO, {"target": target}, seats)["target"] == target
+    with pytest.raises(OptionsError, match="target"):
+        normalise_options(ZOP_ZOO, {"target": target + 1}, seats)

@@ -22,7 +22,7 @@ def auth(token: str) -> dict[str, str]:
 
 
 def test_two_humans_who_trade_one_card_for_ever_are_stopped_at_the_cap_and_the_game_audits(client, monkeypatch):
-    monkeypatch.setattr(rules_for("life-is-life"), "event_cap", 60)
+    monkeypatch.setattr(rules_for("life-is-life"), "event_caps", {3: 60, 4: 60, 5: 60})
     created = client.post("/games", json={"game": "life-is-life", "seats": HUMANS, "seed": "loop"}).json
     tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
     view = client.get(f"/games/{created['id']}").json
@@ -43,12 +43,17 @@ def test_two_humans_who_trade_one_card_for_ever_are_stopped_at_the_cap_and_the_g
     assert report.status_code == 200 and report.json["ok"] is True
     types = client.get("/game-types")
     check_response("/game-types", "get", types)
-    assert {t["id"]: t["event_cap"] for t in types.json["game_types"]}["life-is-life"] == 60
+    assert {t["id"]: t["event_caps"] for t in types.json["game_types"]}["life-is-life"] == {"3": 60, "4": 60, "5": 60}
 
 
 @pytest.mark.parametrize(
     ("options", "option"),
-    [({"target": 1001}, "target"), ({"target": 1_000_000}, "target"), ({"mcts_iterations": 201}, "mcts_iterations")],
+    [
+        ({"target": 1001}, "target"),
+        ({"target": 1_000_000}, "target"),
+        ({"target": 900}, "target"),  # 1000 is the rulebook's target for 2 players only; 6 play to 800 at most
+        ({"mcts_iterations": 201}, "mcts_iterations"),
+    ],
 )
 def test_options_that_would_make_a_game_longer_than_the_rulebook_or_the_ladder_need_are_refused(
     client, options, option

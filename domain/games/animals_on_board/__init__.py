@@ -41,7 +41,7 @@ Rulings where RULES.md and the rulebook leave a case open:
   most species, never leaving exactly 2 of a species; a single keeps its
   highest printed tile.
 - At departure every ark is shown: ArksDeparted is public.
-- A game stopped at its event cap (`EVENT_CAP`; `domain.game`) ranks the arks
+- A game stopped at its event cap (`EVENT_CAPS`; `domain.game`) ranks the arks
   as if they departed then (`steps.standing`): prepared and scored as at the
   game's end, with the crates each player holds. The result shows every ark,
   as the end's ArksDeparted does.
@@ -55,7 +55,9 @@ from domain.games.animals_on_board.tiles import SPECIES
 from domain.rules import Option
 
 GAME_ID = "animals-on-board"
-EVENT_CAP = 2000  # CAP-PLACEHOLDER
+# The events a game may hold, by seats (`Rules.event_caps`): five times the longest game random or heuristic
+# bots played (the longest of 500 games a table: 96, 104 and 121 events (2, 3, 4 seats); bench/game_lengths.py), rounded up to a thousand, at least 1000.
+EVENT_CAPS = {2: 1000, 3: 1000, 4: 1000}
 
 
 class AnimalsOnBoard:
@@ -67,7 +69,7 @@ class AnimalsOnBoard:
     max_seats = 4
     rules_version = "1"
     rules_versions = ("1",)
-    event_cap = EVENT_CAP
+    event_caps = EVENT_CAPS
     options = (
         Option(
             "left_out",

@@ -51,7 +51,7 @@ Rulings where RULES.md and the rulebook leave a case open:
   version is recorded in GameCreated and ZooSetUp).
 - Since a MOLE is never spent, players who all dig with the one on the
   discard pile and never draw loop for ever: the event cap
-  (`EVENT_CAP`; `domain.game`) ends such a game. It ranks by the totals of the
+  (`EVENT_CAPS`; `domain.game`) ends such a game. It ranks by the totals of the
   rounds won so far, as the result does (`steps.standing`); the round in play
   scores nothing, as it has no winner.
 """
@@ -64,9 +64,9 @@ from domain.games.zop_zoo.state import MAX_SEATS, RULES_VERSIONS
 from domain.rules import Option
 
 GAME_ID = "zop-zoo"
-EVENT_CAP = 30000  # CAP-PLACEHOLDER
-# The largest target the rulebook names (its 2-player variant) and the one the bot ladder plays under (800) fits.
-TARGET_MAX = 1000
+# The events a game may hold, by seats (`Rules.event_caps`): five times the longest game random or heuristic
+# bots played (PENDING; bench/game_lengths.py), rounded up to a thousand, at least 1000.
+EVENT_CAPS = {2: 13000, 3: 30000, 4: 30000, 5: 30000, 6: 30000}
 
 
 class ZopZoo:
@@ -78,7 +78,7 @@ class ZopZoo:
     max_seats = MAX_SEATS
     rules_version = RULES_VERSIONS[-1]
     rules_versions = RULES_VERSIONS
-    event_cap = EVENT_CAP
+    event_caps = EVENT_CAPS
     options: tuple[Option, ...] = (
         Option(
             "target",
@@ -86,8 +86,9 @@ class ZopZoo:
             800,
             "total that ends the game after its round (the publisher suggests 1000 for 2 players, 600 for 5-6)",
             minimum=1,
-            # The publisher's longest game: a game to more points holds the workers and the stream for nothing.
-            maximum=TARGET_MAX,
+            # The rulebook's longest game (2 players; 800 for more, `steps.target_max`): a game to more
+            # points holds the workers and its stream for nothing.
+            maximum=steps.TARGET_MAX,
         ),
         Option(
             "card_set",
