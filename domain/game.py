@@ -37,15 +37,15 @@ in them moves in time: two Life is Life players who never knock may trade one
 card back and forth, and Zop Zoo players may dig with a MOLE left on the
 discard pile turn after turn (the rulebook lets the next player re-use it,
 found or not). So each game type has an event cap by seat count
-(`Rules.event_caps`; the game's is recorded in GameCreated as `event_cap`, so that a later change of a cap leaves the games
-already created, and their audits, alone): the batch of a move or system step
-that brings the stream to the cap is the game's last, and GameEnded follows it
-with the game's standing (`Rules.standing`: its places as the rules have scored
-it so far, the way its result ranks) and `"ended_by": "event_cap"` in the
-result. The cap is far above any real game's length, all-bot games included,
-so a capped result is a finished game like any other: rated, and recorded in a
-tournament. A game created before caps existed records none and is held to its
-rules' present cap.
+(`Rules.event_caps`; a game's is recorded in its GameCreated as `event_cap`,
+so that a later change of a cap leaves the games already created, and their
+audits, alone): the batch of a move or system step that brings the stream to
+the cap is the game's last, and GameEnded follows it with the game's standing
+(`Rules.standing`: its places as the rules have scored it so far, the way its
+result ranks) and `"ended_by": "event_cap"` in the result. The cap is far above
+any real game's length, all-bot games included, so a capped result is a
+finished game like any other: rated, and recorded in a tournament. A game
+created before caps existed records none and is held to its rules' present cap.
 """
 
 from __future__ import annotations

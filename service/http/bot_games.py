@@ -8,7 +8,8 @@ counts a client's all-bot games that are still in play, created through
 behind a proxy, configure it to set the address). A create past the cap is
 answered 429 `too_many_bot_games` with `Retry-After`, and nothing is created.
 A game with a human seat, or an open one, is not counted; nor are the games a
-tournament creates for its tables.
+tournament creates for its tables. A retried create (the same Idempotency-Key)
+is checked like a new one: at the cap it is refused too, until a game ends.
 
 Set by `MENAGERIE_BOT_GAMES_PER_ADDRESS` or the app's `BOT_GAMES_PER_ADDRESS`
 (default `DEFAULT_BOT_GAMES`); it is off where the rate limits are

@@ -65,8 +65,12 @@ from domain.rules import Option
 
 GAME_ID = "zop-zoo"
 # The events a game may hold, by seats (`Rules.event_caps`): five times the longest game random or heuristic
-# bots played (PENDING; bench/game_lengths.py), rounded up to a thousand, at least 1000.
-EVENT_CAPS = {2: 13000, 3: 30000, 4: 30000, 5: 30000, 6: 30000}
+# bots played at the largest target the table may set (200 games a table; bench/game_lengths.py), rounded up
+# to a thousand: 2515, 3463, 6493 and 10800 events with 2 to 5 seats. A larger table takes many more rounds
+# to a target (a winner gains, the others lose their minus cards): up to 75 rounds with 5 seats. 6 seats:
+# random bots' longest was 10166; the heuristic's run did not finish in time, so its cap is 60000, above 5
+# seats'.
+EVENT_CAPS = {2: 13000, 3: 18000, 4: 33000, 5: 54000, 6: 60000}
 
 
 class ZopZoo:
