@@ -88,7 +88,8 @@ class ZopZoo:
             "target",
             "int",
             800,
-            "total that ends the game after its round (the publisher suggests 1000 for 2 players, 600 for 5-6)",
+            "total that ends the game after its round (the publisher suggests 1000 for 2 players, 600 for 5-6); "
+            "at most 1000 for 2 players, 800 for more",
             minimum=1,
             # The rulebook's longest game (2 players; 800 for more, `steps.target_max`): a game to more
             # points holds the workers and its stream for nothing.
