@@ -219,7 +219,12 @@ def _reexecute(events: list[RecordedEvent], seed: str) -> None:
         command = first.command
         if first.type == "GameCreated" and isinstance(command, Mapping):
             # The recorded rules version is part of what is audited against: re-create the game under it.
-            command = {**command, "rules_version": first.data.get("rules_version")}
+            # So is its event cap (none recorded: a game from before caps, held to its rules' present cap).
+            command = {
+                **command,
+                "rules_version": first.data.get("rules_version"),
+                "event_cap": first.data.get("event_cap"),
+            }
         try:
             expected = decide(game, command, seed)
         except DomainError as error:

@@ -34,12 +34,27 @@ The search budget of the game's `mcts` seats is a core option too
 (`options["mcts_iterations"]`, recorded in GameCreated when given): a number of
 iterations, not a time, so a bot's move depends only on the game, its seed and
 the step, and replays and audits are unaffected by the machine's speed.
+
+Every game ends. The rules allow some loops no clock stops, since every player
+in them moves in time: two Life is Life players who never knock may trade one
+card back and forth, and Zop Zoo players may dig with a MOLE left on the
+discard pile turn after turn (the rulebook lets the next player re-use it,
+found or not). So each game type has an event cap by seat count
+(`Rules.event_caps`; a game's is recorded in its GameCreated as `event_cap`,
+so that a later change of a cap leaves the games already created, and their
+audits, alone): the batch of a move or system step that brings the stream to
+the cap is the game's last, and GameEnded follows it with the game's standing
+(`Rules.standing`: its places as the rules have scored it so far, the way its
+result ranks) and `"ended_by": "event_cap"` in the result. The cap is far above
+any real game's length, all-bot games included, so a capped result is a
+finished game like any other: rated, and recorded in a tournament. A game
+created before caps existed records none and is held to its rules' present cap.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Any
 
@@ -48,7 +63,7 @@ from domain.commitments import CHAIN_VERSION
 from domain.errors import GameOver, NotYourTurn, OptionsError, RuleError
 from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_upcaster
 from domain.games import rules_for
-from domain.rules import Result, Rules, normalise_options
+from domain.rules import EVENT_CAP, Result, Rules, normalise_options
 from domain.values import changed, detached
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
@@ -56,8 +71,11 @@ CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "TimedOut", 
 
 # A move clock allows from one second (tests) to a week (correspondence play).
 CLOCK_MOVE_S = (1, 7 * 24 * 3600)
-# An mcts seat's iterations a move: from one (a random rollout) to ten times the default.
-MCTS_ITERATIONS = (1, 2000)
+# An mcts seat's iterations a move: from one (a random rollout) to the largest default budget
+# (Blöde Kuh's 200; the others' are 80 to 150), which the bot ladder plays at. A bigger budget
+# only makes a move cost more: one 2000-iteration move held a worker for seconds, and human
+# games' bot turns waited behind it.
+MCTS_ITERATIONS = (1, 200)
 
 # GameCreated v1 did not record the rules version; every such game was played
 # under version "1" of its rules.
@@ -89,6 +107,7 @@ class Game:
     options: Mapping[str, Any] | None = None
     clock: Mapping[str, Any] | None = None
     mcts_iterations: int | None = None  # None: each game's default search budget
+    event_cap: int | None = None  # None: created before caps were recorded; its rules' cap holds
     rules_version: str = ""
     seed_commitment: str = ""
     dealing: str | None = None  # "shared" or "fixed"; None for a game recorded before dealing was
@@ -179,6 +198,7 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
             options=data["options"],
             clock=data.get("clock"),
             mcts_iterations=data.get("mcts_iterations"),
+            event_cap=data.get("event_cap"),
             rules_version=data["rules_version"],
             seed_commitment=data["seed_commitment"],
             dealing=data.get("dealing"),
@@ -249,6 +269,10 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
     iterations = normalise_iterations(raw.pop("mcts_iterations", None))
     options = normalise_options(rules, raw, len(seats))
     version = command.get("rules_version", rules.rules_version)
+    # An audit re-creates a game with the cap it recorded (None for a game from before caps).
+    event_cap = command.get("event_cap", rules.event_caps[len(seats)])
+    if event_cap is not None and (not isinstance(event_cap, int) or isinstance(event_cap, bool) or event_cap < 1):
+        raise RuleError("event_cap is a whole number of events (or null, for a game from before caps)")
     if version not in rules.rules_versions:
         raise OptionsError(f"{rules.id} has no rules version {version!r}", rules_versions=list(rules.rules_versions))
     for seat in seats:
@@ -275,6 +299,7 @@ def _create(command: Mapping[str, Any], seed: str) -> list[Event]:
             **({"dealing": dealing} if dealing is not None else {}),
             **({"clock": clock} if clock is not None else {}),
             **({"mcts_iterations": iterations} if iterations is not None else {}),
+            **({"event_cap": event_cap} if event_cap is not None else {}),
         },
     )
     game = Game(
@@ -396,14 +421,25 @@ def _timeout(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
     if not isinstance(action, Mapping):
         raise RuleError("a stand-in's action is a JSON object taken from legal_actions")
     moves = game.rules.decide(game.rules_state, seat, action, game.chance(seed))
-    return [Event("TimedOut", {"seat": seat}, SYSTEM)] + _end_if_over(game, moves, seed)
+    return [Event("TimedOut", {"seat": seat}, SYSTEM)] + _end_if_over(game, moves, seed, core=1)
 
 
-def _end_if_over(game: Game, events: list[Event], seed: str) -> list[Event]:
-    """Append GameEnded, with the revealed seed, when the batch ends the game."""
+def event_cap(game: Game) -> int:
+    """Return the events the game's stream may reach: its recorded cap, or its rules' for a game from before caps."""
+    return game.event_cap if game.event_cap is not None else game.rules.event_caps[len(game.seats)]
+
+
+def _end_if_over(game: Game, events: list[Event], seed: str, core: int = 0) -> list[Event]:
+    """Append GameEnded, with the revealed seed, when the batch ends the game or brings it to its event cap.
+
+    `core`: the core's own events decided before `events` in the same batch (a TimedOut).
+    """
     rules = game.rules
     state = reduce(rules.evolve, events, game.rules_state)
     result: Result | None = rules.result(state)
+    # The stream's length once this batch and its GameEnded are appended.
+    if result is None and game.version + core + len(events) + 1 >= event_cap(game):
+        result = replace(rules.standing(state), ended_by=EVENT_CAP)
     if result is None:
         return events
     return events + [Event("GameEnded", {"result": result.to_dict(), "seed": seed}, SYSTEM)]

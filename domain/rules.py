@@ -54,17 +54,30 @@ class Option:
         return out
 
 
+# Why a game ended other than by its rules: it reached its event cap (`Rules.event_caps`, `domain.game`).
+EVENT_CAP = "event_cap"
+
+
 @dataclass(frozen=True)
 class Result:
-    """How a finished game ended: a place per seat (1 = winner; ties share a place)."""
+    """How a finished game ended: a place per seat (1 = winner; ties share a place).
+
+    `ended_by` is None for a game its rules ended, else why the core stopped it
+    (`EVENT_CAP`); only then is it recorded, so the results of every other
+    game keep their bytes.
+    """
 
     places: tuple[int, ...]
     detail: Mapping[str, Any] = field(default_factory=dict)
+    ended_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON-native form recorded in `GameEnded`."""
         winners = [seat for seat, place in enumerate(self.places) if place == 1]
-        return {"places": list(self.places), "winners": winners, "detail": dict(self.detail)}
+        out = {"places": list(self.places), "winners": winners, "detail": dict(self.detail)}
+        if self.ended_by is not None:
+            out["ended_by"] = self.ended_by
+        return out
 
 
 class Rules(Protocol):
@@ -82,6 +95,13 @@ class Rules(Protocol):
     def rules_versions(self) -> tuple[str, ...]:
         """Every version this code still plays: a game keeps the version it was
         created under (GameCreated records it), so old streams replay and audit."""
+
+    @property
+    def event_caps(self) -> Mapping[int, int]:
+        """The events a game's stream may reach, by seat count: the batch that brings it there ends the
+        game with `standing` (`domain.game`). Derived from the longest games bots play
+        (bench/game_lengths.py) with a wide margin, so only a game whose players loop (a move neither
+        rule nor clock stops) meets it."""
 
     @property
     def bots(self) -> tuple[str, ...]:
@@ -135,6 +155,14 @@ class Rules(Protocol):
 
     def result(self, state: Any) -> Result | None:
         """Return the result once the game is over, else None."""
+
+    def standing(self, state: Any) -> Result:
+        """Return the places as the game stands now, for a game stopped at its event cap.
+
+        Each game ranks by what its own rules have already scored (finished rounds,
+        lives), the way its result ranks, so a stopped game's result is one its rules
+        would give had the game ended there.
+        """
 
 
 def normalise_options(rules: Rules, raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:

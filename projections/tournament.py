@@ -99,14 +99,23 @@ def standings_csv(tournament: Tournament) -> str:
     writer.writerow(CSV_COLUMNS)
     for line in standings(tournament):
         entrant = tournament.entrants[line.entrant]
-        row = {**line.to_dict(), "name": _cell(entrant.name), "bot": entrant.bot or ""}
+        row = {**line.to_dict(), "name": spreadsheet_cell(entrant.name), "bot": entrant.bot or ""}
         writer.writerow([row[column] for column in CSV_COLUMNS])
     return out.getvalue()
 
 
-def _cell(text: str) -> str:
-    # Names are typed by players: a leading = + - @ would run as a formula in a spreadsheet.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+# What makes a spreadsheet read a cell as a formula: = + - @ and their full-width forms (which
+# spreadsheets with East Asian input treat alike), and a leading tab or carriage return.
+FORMULA_STARTS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20")
+_LEADING_CONTROLS = ("\t", "\r")
+
+
+def spreadsheet_cell(text: str) -> str:
+    """Return a player's text as a CSV cell no spreadsheet runs as a formula (a quote mark before it if it could)."""
+    # Spreadsheets skip leading whitespace (a space, a no-break or an ideographic space) before they look for a formula.
+    if text.startswith(_LEADING_CONTROLS) or text.lstrip()[:1] in FORMULA_STARTS:
+        return "'" + text
+    return text
 
 
 def pairings(tournament: Tournament, number: int, base_url: str = "/") -> dict[str, Any] | None:

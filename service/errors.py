@@ -140,6 +140,18 @@ class Refused(ServiceError):
     code = "refused"
 
 
+class TooMany(ServiceError):
+    """A client holds as much of something as it may; it may have more in `retry_after` seconds (HTTP 429, Retry-After)."""
+
+    code = "too_many"
+
+
+class TooManyBotGames(TooMany):
+    """The client's address has as many all-bot games in play as it may."""
+
+    code = "too_many_bot_games"
+
+
 class Busy(ServiceError):
     """The service cannot take this request now; it may in `retry_after` seconds (HTTP 503, Retry-After)."""
 

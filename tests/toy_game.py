@@ -124,6 +124,11 @@ def result(state: State) -> Result | None:
     return Result(tuple(1 if s == state.last_mover else 2 for s in range(state.seats)), {"total": state.total})
 
 
+def standing(state: State) -> Result:
+    """A race stopped before its goal is a draw."""
+    return Result((1,) * state.seats, {"total": state.total})
+
+
 # --- __init__.py: the rules object, registration last ------------------------------
 
 
@@ -136,6 +141,7 @@ class ToyRules:
     max_seats = 3
     rules_version = "1"
     rules_versions = ("1",)
+    event_caps = {2: 1000, 3: 1000}  # a race to at most 100 by ones: about 130 events
     options = (Option("goal", "int", 10, "total that ends the game", minimum=3, maximum=100),)
     bots = ("random",)
     actions = {"add": {"n": "int"}}
@@ -149,6 +155,7 @@ class ToyRules:
     system_due = staticmethod(system_due)
     advance = staticmethod(advance)
     result = staticmethod(result)
+    standing = staticmethod(standing)
 
 
 RULES = ToyRules()

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 
 from service.bootstrap import Services, from_env
+from service.http.bot_games import bot_games_default
 from service.http.errors import register_error_handlers
 from service.http.games import games
 from service.http.json import OrjsonProvider
@@ -29,6 +30,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config.update(limit_defaults())
     app.config["MAX_STREAMS"] = max_streams_default()
+    app.config["BOT_GAMES_PER_ADDRESS"] = bot_games_default()
     app.config.update(config or {})
     app.json = OrjsonProvider(app)
     # Served, the embedded jobs run beside the requests: a request is answered, bots play on.

@@ -23,6 +23,7 @@ from service.errors import (
     NotFound,
     Refused,
     ServiceError,
+    TooMany,
     Unauthorized,
     VersionConflict,
 )
@@ -44,6 +45,7 @@ STATUS: dict[type[Exception], int] = {
     OptionsError: 422,
     RuleError: 422,
     DomainError: 422,
+    TooMany: 429,
     Busy: 503,
 }
 
@@ -82,7 +84,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(DomainError)
     def _typed(error: ServiceError | DomainError) -> Any:
         response, status = error_response(status_of(error), error.code, error.message, error.details)
-        if isinstance(error, Busy):
+        if isinstance(error, (Busy, TooMany)):
             response.headers["Retry-After"] = str(error.details["retry_after"])
         return response, status
 

@@ -21,6 +21,7 @@ from service.errors import (
 )
 from service.http.actions import load_action
 from service.http.auth import acting_seat, caller_seat
+from service.http.bot_games import bot_game_place
 from service.http.requests import body, query, services
 from service.http.schemas import (
     ACTION,
@@ -68,6 +69,7 @@ def game_types() -> Any:
                 "min_seats": rules.min_seats,
                 "max_seats": rules.max_seats,
                 "rules_version": rules.rules_version,
+                "event_caps": {str(seats): cap for seats, cap in rules.event_caps.items()},
                 "options": [option.to_dict() for option in rules.options],
                 "bots": list(rules.bots),
             }
@@ -81,9 +83,12 @@ def create_game() -> Any:
     data = body(CREATE_GAME)
     if data["game"] not in RULES:
         raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
-    game, tokens = services().games.create(
-        data["game"], data["seats"], data["options"], data["seed"], idempotency_key=_secret_idempotency_key()
-    )
+    idempotency_key = _secret_idempotency_key()
+    with bot_game_place(data["seats"]) as created:
+        game, tokens = services().games.create(
+            data["game"], data["seats"], data["options"], data["seed"], idempotency_key=idempotency_key
+        )
+        created.append(game.id)
     payload = {
         "id": game.id,
         "game": game.type,

@@ -85,7 +85,8 @@ def test_a_well_formed_action_against_the_rules_stays_422(client, game):
 
 
 def test_concurrent_creates_on_a_fresh_app_all_succeed(fake_services):
-    app = create_app(fake_services)
+    # Eight all-bot games in play at once from one address: more than a client may by default.
+    app = create_app(fake_services, {"BOT_GAMES_PER_ADDRESS": 8})
     statuses: list[int] = []
 
     def create() -> None:

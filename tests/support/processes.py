@@ -73,6 +73,8 @@ class Processes:
             "REDIS_URL": url,
             "MENAGERIE_PREFIX": prefix,
             "MENAGERIE_STEP_TIMEOUT_S": str(self.step_timeout_s),
+            # Runs here start more all-bot games at once, all from this one address, than a client may.
+            "MENAGERIE_BOT_GAMES_PER_ADDRESS": "1000",
             "PYTHONPATH": str(ROOT),
         }
         env.pop("MENAGERIE_FAULT", None)

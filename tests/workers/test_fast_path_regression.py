@@ -3,6 +3,8 @@
 The digests below were taken on `main` before the fast path was tuned (commit
 99e3634). A rule, the heuristic's choice or the draws a search takes that
 changes on purpose changes them too: then update them, and say so in the commit.
+The recorded games' last hashes changed once since, when GameCreated began to
+record the game's event cap (same events otherwise, same lengths and places).
 """
 
 from __future__ import annotations
@@ -133,21 +135,21 @@ FAST_PATH: dict[tuple[str, int], tuple[str, tuple[int, ...]]] = {
     ("zop-zoo", 6): ("e5a454bcd07b6c2f", (1, 3, 2, 6, 5, 4)),
 }
 RECORDED: dict[tuple[str, int], tuple[str, int, tuple[int, ...]]] = {
-    ("animals-on-board", 2): ("169cd264134d3ba4", 47, (1, 2)),
-    ("animals-on-board", 3): ("86fd76a2c9750da1", 68, (2, 3, 1)),
-    ("animals-on-board", 4): ("44e24816627d855c", 83, (1, 3, 2, 4)),
-    ("bloede-kuh", 3): ("bf1ef2e2e8349a88", 152, (1, 3, 2)),
-    ("bloede-kuh", 4): ("464b127cf79f2ab1", 225, (1, 3, 2, 4)),
-    ("bloede-kuh", 5): ("668a3fa1b9690bcd", 204, (3, 5, 2, 4, 1)),
-    ("bloede-kuh", 6): ("4595419a05b15a0d", 255, (1, 5, 3, 4, 1, 6)),
-    ("life-is-life", 3): ("f7f9272b6cde9a95", 53, (2, 3, 1)),
-    ("life-is-life", 4): ("ecc98bd4c741c24e", 64, (2, 3, 1, 3)),
-    ("life-is-life", 5): ("58473dbd44b8025f", 76, (2, 4, 2, 4, 1)),
-    ("zop-zoo", 2): ("00cd1e619cb6111c", 441, (1, 2)),
-    ("zop-zoo", 3): ("de72d309dd1a06c5", 1029, (2, 3, 1)),
-    ("zop-zoo", 4): ("5dd2eeb069c7a536", 1262, (2, 3, 1, 4)),
-    ("zop-zoo", 5): ("9892aa0801ac8aa8", 1828, (2, 5, 3, 4, 1)),
-    ("zop-zoo", 6): ("39caea2dda2a9114", 570, (1, 6, 2, 3, 4, 5)),
+    ("animals-on-board", 2): ("ee662f607a73373a", 47, (1, 2)),
+    ("animals-on-board", 3): ("e5940c22a8fca43d", 68, (2, 3, 1)),
+    ("animals-on-board", 4): ("69728e7f8a8eaa85", 83, (1, 3, 2, 4)),
+    ("bloede-kuh", 3): ("c30a97a45b57d24d", 152, (1, 3, 2)),
+    ("bloede-kuh", 4): ("ae4789afbfdd5479", 225, (1, 3, 2, 4)),
+    ("bloede-kuh", 5): ("0f7595760fb6189a", 204, (3, 5, 2, 4, 1)),
+    ("bloede-kuh", 6): ("b993f80648fd62a8", 255, (1, 5, 3, 4, 1, 6)),
+    ("life-is-life", 3): ("56f4c24a1ad69087", 53, (2, 3, 1)),
+    ("life-is-life", 4): ("676dfd94ac5f82c3", 64, (2, 3, 1, 3)),
+    ("life-is-life", 5): ("fdc8343d6215db88", 76, (2, 4, 2, 4, 1)),
+    ("zop-zoo", 2): ("4a41daeaedc20d53", 441, (1, 2)),
+    ("zop-zoo", 3): ("6f779bcaa517c023", 1029, (2, 3, 1)),
+    ("zop-zoo", 4): ("50f3183123cc85d0", 1262, (2, 3, 1, 4)),
+    ("zop-zoo", 5): ("d2d357697eea33e8", 1828, (2, 5, 3, 4, 1)),
+    ("zop-zoo", 6): ("d2c60664ee991eeb", 570, (1, 6, 2, 3, 4, 5)),
 }
 MCTS: dict[tuple[str, int], str] = {
     ("animals-on-board", 2): "0f9f9950796283be",

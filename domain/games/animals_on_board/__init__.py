@@ -41,6 +41,10 @@ Rulings where RULES.md and the rulebook leave a case open:
   most species, never leaving exactly 2 of a species; a single keeps its
   highest printed tile.
 - At departure every ark is shown: ArksDeparted is public.
+- A game stopped at its event cap (`EVENT_CAPS`; `domain.game`) ranks the arks
+  as if they departed then (`steps.standing`): prepared and scored as at the
+  game's end, with the crates each player holds. The result shows every ark,
+  as the end's ArksDeparted does.
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ from domain.games.animals_on_board.tiles import SPECIES
 from domain.rules import Option
 
 GAME_ID = "animals-on-board"
+# The events a game may hold, by seats (`Rules.event_caps`): five times the longest game random or heuristic
+# bots played (the longest of 500 games a table: 96, 104 and 121 events (2, 3, 4 seats); bench/game_lengths.py), rounded up to a thousand, at least 1000.
+EVENT_CAPS = {2: 1000, 3: 1000, 4: 1000}
 
 
 class AnimalsOnBoard:
@@ -62,6 +69,7 @@ class AnimalsOnBoard:
     max_seats = 4
     rules_version = "1"
     rules_versions = ("1",)
+    event_caps = EVENT_CAPS
     options = (
         Option(
             "left_out",
@@ -84,6 +92,7 @@ class AnimalsOnBoard:
     system_due = staticmethod(steps.system_due)
     advance = staticmethod(steps.advance)
     result = staticmethod(steps.result)
+    standing = staticmethod(steps.standing)
 
 
 RULES = AnimalsOnBoard()

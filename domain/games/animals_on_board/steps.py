@@ -104,6 +104,19 @@ def _round_started(state: State, chance: Chance) -> Event:
     )
 
 
+def standing(state: State) -> Result:
+    """Rank the arks as if they departed now: every ark prepared and scored as at the game's end."""
+    departures = [depart(player.tiles, player.crates) for player in state.players]
+    return Result(
+        places=tuple(_places(departures)),
+        detail={
+            "scores": [d.total for d in departures],
+            "species": [d.species for d in departures],
+            "breakdown": [d.to_dict() for d in departures],
+        },
+    )
+
+
 def _departed(state: State) -> Event:
     """Prepare every ark for departure and score it."""
     arks = []

@@ -38,6 +38,9 @@ Rulings where RULES.md §3 and the rulebook leave a case open:
 - Scoring is part of the action that ends a round (RoundScored); the next deal
   is a system step (`advance`), dealt by the player who ended the last round.
 - Places: 1 + the number of seats with a strictly lower total.
+- A game stopped at its event cap (`EVENT_CAPS`; `domain.game`) ranks by the
+  totals as they stand (`steps.standing`): the minus and NWI cards in front of
+  each player. The round in play scores no hand cards, as it has not ended.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ from domain.games.bloede_kuh.state import MAX_SEATS, RULES_VERSIONS
 from domain.rules import Option
 
 GAME_ID = "bloede-kuh"
+# The events a game may hold, by seats (`Rules.event_caps`): five times the longest game random or heuristic
+# bots played (the longest of 500 games a table: 1203, 1411, 1514 and 1760 events (3 to 6 seats, random bots); bench/game_lengths.py), rounded up to a thousand, at least 1000.
+EVENT_CAPS = {3: 7000, 4: 8000, 5: 8000, 6: 9000}
 
 
 class BloedeKuh:
@@ -59,6 +65,7 @@ class BloedeKuh:
     max_seats = MAX_SEATS
     rules_version = RULES_VERSIONS[-1]
     rules_versions = RULES_VERSIONS
+    event_caps = EVENT_CAPS
     options: tuple[Option, ...] = ()
     bots = ("random", "heuristic", "mcts")
     hidden = HIDDEN
@@ -73,6 +80,7 @@ class BloedeKuh:
     system_due = staticmethod(steps.system_due)
     advance = staticmethod(steps.advance)
     result = staticmethod(steps.result)
+    standing = staticmethod(steps.standing)
 
 
 RULES = BloedeKuh()

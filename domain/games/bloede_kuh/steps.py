@@ -39,6 +39,14 @@ def result(state: State) -> Result | None:
     """Return places by lowest total once the third round is scored."""
     if state.phase != OVER:
         return None
+    return standing(state)
+
+
+def standing(state: State) -> Result:
+    """Rank by lowest total as the result does: the NWI and minus cards in front of each player now.
+
+    A round in play adds no card-count penalty (it is not over), as a round not played adds none.
+    """
     totals = state.totals()
     places = tuple(1 + sum(other < total for other in totals) for total in totals)
     return Result(

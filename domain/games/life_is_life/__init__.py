@@ -30,6 +30,13 @@ Rulings where RULES.md and the rulebook leave a case open:
   tableau and has not laid down since (a lower bound, since a laid card may
   have been one of those taken). Everyone saw those trades, so every view
   shows it; it spares human players and bots the bookkeeping.
+- Nothing ends a phase in which nobody knocks, and a card laid down may be
+  taken straight back (the rulebook forbids only laying down the very cards
+  of the row taken), so players may trade for ever: the event cap
+  (`EVENT_CAPS`; `domain.game`) ends such a game. It ranks as the result does,
+  with the players still in by their lives (more lives, better place; equal
+  lives share), above everyone out (`steps.standing`); the phase in play is
+  not scored.
 """
 
 from __future__ import annotations
@@ -40,6 +47,9 @@ from domain.games.life_is_life.moves import KnockError, TradeError
 from domain.rules import Option
 
 GAME_ID = "life-is-life"
+# The events a game may hold, by seats (`Rules.event_caps`): five times the longest game random or heuristic
+# bots played (the longest of 100 games a table: 1084, 1429 and 1184 events (3 to 5 seats, random bots); bench/game_lengths.py), rounded up to a thousand, at least 1000.
+EVENT_CAPS = {3: 6000, 4: 8000, 5: 6000}
 
 
 class LifeIsLife:
@@ -51,6 +61,7 @@ class LifeIsLife:
     max_seats = 5
     rules_version = "1"
     rules_versions = ("1",)
+    event_caps = EVENT_CAPS
     options = (
         Option(
             "advanced",
@@ -73,6 +84,7 @@ class LifeIsLife:
     system_due = staticmethod(steps.system_due)
     advance = staticmethod(steps.advance)
     result = staticmethod(steps.result)
+    standing = staticmethod(steps.standing)
 
 
 RULES = LifeIsLife()

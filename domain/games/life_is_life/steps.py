@@ -57,8 +57,17 @@ def result(state: State | None) -> Result | None:
     """Rank the last player in first, then by the phase each player went out."""
     if state is None or not state.over:
         return None
+    return standing(state)
+
+
+def standing(state: State) -> Result:
+    """Rank as the result does, players still in by their lives: more lives, better place; equal lives share.
+
+    Those still in rank above everyone out, and those out by the phase they went out in, later
+    is better. The phase in play is not scored: it is not over.
+    """
     # A player still in ranks after every phase; those out together share a place.
-    reach = [out if out is not None else 1 << 30 for out in state.out_in_phase]
+    reach = [(out, 0) if out is not None else (1 << 30, lives) for out, lives in zip(state.out_in_phase, state.lives)]
     places = tuple(1 + sum(other > mine for other in reach) for mine in reach)
     detail = {
         "lives": list(state.lives),

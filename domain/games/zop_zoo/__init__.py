@@ -49,6 +49,11 @@ Rulings where RULES.md and the rulebook leave a case open:
   nothing. Games created under rules version 1 keep its scoring, in which a
   non-winner also scored a covered minus card at the value it showed (the
   version is recorded in GameCreated and ZooSetUp).
+- Since a MOLE is never spent, players who all dig with the one on the
+  discard pile and never draw loop for ever: the event cap
+  (`EVENT_CAPS`; `domain.game`) ends such a game. It ranks by the totals of the
+  rounds won so far, as the result does (`steps.standing`); the round in play
+  scores nothing, as it has no winner.
 """
 
 from __future__ import annotations
@@ -59,6 +64,13 @@ from domain.games.zop_zoo.state import MAX_SEATS, RULES_VERSIONS
 from domain.rules import Option
 
 GAME_ID = "zop-zoo"
+# The events a game may hold, by seats (`Rules.event_caps`): five times the longest game random or heuristic
+# bots played at the largest target the table may set (200 games a table; bench/game_lengths.py), rounded up
+# to a thousand: 2515, 3463, 6493 and 10800 events with 2 to 5 seats. A larger table takes many more rounds
+# to a target (a winner gains, the others lose their minus cards): up to 75 rounds with 5 seats. 6 seats:
+# random bots' longest was 10166; the heuristic's run did not finish in time, so its cap is 60000, above 5
+# seats'.
+EVENT_CAPS = {2: 13000, 3: 18000, 4: 33000, 5: 54000, 6: 60000}
 
 
 class ZopZoo:
@@ -70,14 +82,18 @@ class ZopZoo:
     max_seats = MAX_SEATS
     rules_version = RULES_VERSIONS[-1]
     rules_versions = RULES_VERSIONS
+    event_caps = EVENT_CAPS
     options: tuple[Option, ...] = (
         Option(
             "target",
             "int",
             800,
-            "total that ends the game after its round (the publisher suggests 1000 for 2 players, 600 for 5-6)",
+            "total that ends the game after its round (the publisher suggests 1000 for 2 players, 600 for 5-6); "
+            "at most 1000 for 2 players, 800 for more",
             minimum=1,
-            maximum=1_000_000,  # a few hundred points a round: beyond this a game would never end
+            # The rulebook's longest game (2 players; 800 for more, `steps.target_max`): a game to more
+            # points holds the workers and its stream for nothing.
+            maximum=steps.TARGET_MAX,
         ),
         Option(
             "card_set",
@@ -99,6 +115,7 @@ class ZopZoo:
     system_due = staticmethod(steps.system_due)
     advance = staticmethod(steps.advance)
     result = staticmethod(steps.result)
+    standing = staticmethod(steps.standing)
 
 
 RULES = ZopZoo()

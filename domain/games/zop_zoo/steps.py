@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.batch import Batch, InPlaceBatch
 from domain.chance import Chance
-from domain.errors import RuleError
+from domain.errors import OptionsError, RuleError
 from domain.events import SYSTEM, Event
 from domain.games.zop_zoo import cards
 from domain.games.zop_zoo.board import round_points, row_won, stack_facts
@@ -15,9 +15,27 @@ from domain.games.zop_zoo.cards import STARTING_CARDS
 from domain.games.zop_zoo.state import OVER, ROUND_WON, RULES_VERSIONS, State, evolve
 from domain.rules import Result
 
+# The largest target for a table: the publisher's 1000 for 2 players, else the standard 800 (it suggests
+# 600 for 5-6). Each round a winner gains and the others lose their minus cards, so a larger table takes
+# more rounds to a target: a 5-seat game to 1000 took up to 130 rounds (bench/game_lengths.py).
+TARGET_MAX = 1000
+TARGET_MAX_MORE_SEATS = 800
+
+
+def target_max(seats: int) -> int:
+    """Return the largest target a game of this many seats may set."""
+    return TARGET_MAX if seats <= 2 else TARGET_MAX_MORE_SEATS
+
 
 def check_options(options: Mapping[str, Any], seats: int) -> None:
-    """Raise OptionsError for a card set of the wrong form or too small for the seats."""
+    """Raise OptionsError for a target past the table's largest, or a card set of the wrong form or too small."""
+    target = options.get("target")
+    if isinstance(target, int) and target > target_max(seats):
+        raise OptionsError(
+            f"option target must be at most {target_max(seats)} for {seats} players "
+            f"(the rulebook's largest: 1000 for 2 players, 800 for more)",
+            option="target",
+        )
     raw = options.get("card_set")
     cards.check_fits(cards.parse(cards.bundled() if raw is None else raw), seats)
 
@@ -56,6 +74,11 @@ def result(state: State) -> Result | None:
     """Rank by total once a round has ended with someone at the target; ties share a place."""
     if state.phase != OVER:
         return None
+    return standing(state)
+
+
+def standing(state: State) -> Result:
+    """Rank by the totals of the rounds won so far, as the result does; a round in play scores nothing yet."""
     totals = state.totals
     places = tuple(1 + sum(other > mine for other in totals) for mine in totals)
     detail = {

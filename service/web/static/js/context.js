@@ -58,6 +58,10 @@ export function eventList(events, ctx, label = "What just happened") {
 export function resultPanel(view, ctx) {
   if (!view.result) return null;
   const order = view.result.places.map((place, seat) => ({place, seat})).sort((a, b) => a.place - b.place);
-  return h("section", {class: "panel result", id: "result"}, h("h2", {}, "Result"),
+  // A game stopped at its game type's cap of events (its players looped) ranks as it stood then.
+  const stopped = view.result.ended_by === "event_cap"
+    ? h("p", {class: "muted"}, "The game reached its length limit and ended there: places as they stood.")
+    : null;
+  return h("section", {class: "panel result", id: "result"}, h("h2", {}, "Result"), stopped,
     h("ol", {class: "places"}, order.map(({place, seat}) => h("li", {class: view.result.winners.includes(seat) ? "winner" : ""}, `${place}. ${ctx.name(seat)}${view.result.winners.includes(seat) ? " — wins" : ""}`))));
 }
