@@ -97,6 +97,8 @@ def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={profile}")
         options.add_argument(f"--window-size={width},{height}")
+        # The page's console errors (a failed request, a script error, a refused policy) are read by the tests.
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         drivers.append((driver, profile))
         return driver
