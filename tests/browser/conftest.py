@@ -37,6 +37,9 @@ FLAGS = (
 )
 
 
+HEADLESS_MIN_WIDTH = 500
+
+
 def _missing() -> str | None:
     try:
         import selenium  # noqa: F401
@@ -101,6 +104,10 @@ def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         drivers.append((driver, profile))
+        if width < HEADLESS_MIN_WIDTH:
+            # Headless Chromium keeps a window at least 500 px wide: a phone's width is emulated instead.
+            metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
         return driver
 
     yield open_window

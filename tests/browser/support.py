@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import urllib.request
 from collections.abc import Callable
@@ -117,12 +118,14 @@ def play_to_end(
 
 
 def screenshot(driver: WebDriver, folder: Path, name: str) -> Path:
-    """Save the whole page (the window grown to the page's height) as a PNG and print its path."""
-    width = driver.execute_script("return window.outerWidth")
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(width, min(max(height + 150, 600), 6000))
+    """Save the whole page (beyond the window, at the window's width) as a PNG and print its path."""
+    size = driver.execute_script(
+        "return [document.documentElement.clientWidth, document.documentElement.scrollHeight]"
+    )
+    clip = {"x": 0, "y": 0, "width": size[0], "height": min(size[1], 8000), "scale": 1}
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip})
     path = folder / f"{name}.png"
-    driver.save_screenshot(str(path))
+    path.write_bytes(base64.b64decode(shot["data"]))
     print(f"screenshot: {path}")
     return path
 

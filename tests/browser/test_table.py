@@ -44,8 +44,8 @@ def screens(tmp_path: Path) -> Path:
 class Reader:
     """Check the page at each step of a game, as a player would read it."""
 
-    def __init__(self, driver: WebDriver, game: str) -> None:
-        self.driver, self.game = driver, game
+    def __init__(self, driver: WebDriver, game: str, width: int) -> None:
+        self.driver, self.game, self.width = driver, game, width
         self.steps = 0
         self.opponent_moves_seen = 0
 
@@ -65,6 +65,7 @@ class Reader:
             self.opponent_moves_seen += 1
             assert last[0].text.startswith("Last move:")
             assert driver.find_elements(By.CSS_SELECTOR, ".events li.last-move"), "the log marks the last move"
+        assert driver.execute_script("return window.innerWidth") == self.width
         assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), "sideways scroll"
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert not errors, errors
@@ -92,15 +93,13 @@ def test_a_whole_game_is_played_by_picking_and_confirming(
 ) -> None:
     driver = browser(*SIZES[size])
     create_in_lobby(driver, base_url, game, seats, options)
-    reader = Reader(driver, game)
+    reader = Reader(driver, game, SIZES[size][0])
     reader(driver)
     screenshot(driver, screens, f"{game}-{size}-start")
-    driver.set_window_size(*SIZES[size])
 
     moves = play_to_end(driver, check=reader, pause_after=4)
     if not finished(driver):
         screenshot(driver, screens, f"{game}-{size}-middle")
-        driver.set_window_size(*SIZES[size])
         moves += play_to_end(driver, check=reader)
 
     assert moves > 0
