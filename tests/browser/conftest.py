@@ -114,3 +114,11 @@ def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
     for driver, profile in drivers:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def screens(tmp_path: Path) -> Path:
+    """The folder screenshots go to: $MENAGERIE_SCREENSHOTS if set (kept after the run), else the test's tmp dir."""
+    folder = Path(os.environ.get("MENAGERIE_SCREENSHOTS") or tmp_path / "screens")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -7,7 +7,6 @@ Screenshots of each game's start, middle and end are kept (see `screens`).
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -31,14 +30,6 @@ GAMES = [
 ]
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 CASES = [(game, seats, options, size) for game, seats, options in GAMES for size in SIZES]
-
-
-@pytest.fixture
-def screens(tmp_path: Path) -> Path:
-    """The folder screenshots go to: $MENAGERIE_SCREENSHOTS if set (kept after the run), else the test's tmp dir."""
-    folder = Path(os.environ.get("MENAGERIE_SCREENSHOTS") or tmp_path / "screens")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 class Reader:
