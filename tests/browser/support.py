@@ -87,7 +87,12 @@ def play_one(driver: WebDriver, *, allow_conflict: bool = False, max_picks: int 
         # Every pick redraws the table; a confirm redraws it after the answer (a move or an error message).
         wait(driver).until(EC.staleness_of(button))
         if confirming:
-            wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#confirm") or "Sending" not in d.find_element(By.ID, "confirm").text)
+            wait(driver).until(
+                lambda d: (
+                    not d.find_elements(By.CSS_SELECTOR, "#confirm")
+                    or "Sending" not in d.find_element(By.ID, "confirm").text
+                )
+            )
             errors = [e.text for e in driver.find_elements(By.ID, "error") if e.text]
             if allow_conflict:
                 errors = [text for text in errors if "moved on before your move arrived" not in text]
@@ -119,11 +124,11 @@ def play_to_end(
 
 def screenshot(driver: WebDriver, folder: Path, name: str) -> Path:
     """Save the whole page (beyond the window, at the window's width) as a PNG and print its path."""
-    size = driver.execute_script(
-        "return [document.documentElement.clientWidth, document.documentElement.scrollHeight]"
-    )
+    size = driver.execute_script("return [document.documentElement.clientWidth, document.documentElement.scrollHeight]")
     clip = {"x": 0, "y": 0, "width": size[0], "height": min(size[1], 8000), "scale": 1}
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip})
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
+    )
     path = folder / f"{name}.png"
     path.write_bytes(base64.b64decode(shot["data"]))
     print(f"screenshot: {path}")

@@ -13,6 +13,12 @@ from tests.browser.support import create_in_lobby, first_action, screenshot, wai
 
 def test_a_reload_resumes_the_seat_from_the_stored_token(browser, base_url: str, tmp_path: Path) -> None:
     driver = browser(390, 844)  # a phone's width
+    driver.get(f"{base_url}/#/")
+    wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#games li, #games p"))
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), (
+        "lobby scrolls sideways"
+    )
+    screenshot(driver, tmp_path, "lobby-phone")
     game_id = create_in_lobby(driver, base_url, "life-is-life", ["you", "bot:heuristic", "bot:heuristic"], {})
     driver.refresh()
 
@@ -25,7 +31,9 @@ def test_a_reload_resumes_the_seat_from_the_stored_token(browser, base_url: str,
     screenshot(driver, tmp_path, "life-is-life-phone")
 
 
-def test_a_game_with_a_move_clock_shows_the_countdown_of_the_seat_to_act(browser, base_url: str, tmp_path: Path) -> None:
+def test_a_game_with_a_move_clock_shows_the_countdown_of_the_seat_to_act(
+    browser, base_url: str, tmp_path: Path
+) -> None:
     driver = browser()
     driver.get(f"{base_url}/#/")
     wait(driver).until(lambda d: d.find_elements(By.ID, "option-clock"))
@@ -35,7 +43,9 @@ def test_a_game_with_a_move_clock_shows_the_countdown_of_the_seat_to_act(browser
     driver.find_element(By.ID, "create-game").click()
     wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#turn.yours"))
 
-    clock = wait(driver).until(lambda d: d.find_element(By.ID, "clock") if re.search(r"\d:\d\d", d.find_element(By.ID, "clock").text) else None)
+    clock = wait(driver).until(
+        lambda d: d.find_element(By.ID, "clock") if re.search(r"\d:\d\d", d.find_element(By.ID, "clock").text) else None
+    )
     assert "You have" in clock.text
     assert "300 s a move" in driver.find_element(By.CSS_SELECTOR, ".table-head").text
     screenshot(driver, tmp_path, "clock")

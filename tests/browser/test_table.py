@@ -57,7 +57,9 @@ class Reader:
             assert last[0].text.startswith("Last move:")
             assert driver.find_elements(By.CSS_SELECTOR, ".events li.last-move"), "the log marks the last move"
         assert driver.execute_script("return window.innerWidth") == self.width
-        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), "sideways scroll"
+        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), (
+            "sideways scroll"
+        )
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert not errors, errors
 
@@ -70,7 +72,9 @@ class Reader:
         if self.game == "animals-on-board":
             assert all(re.fullmatch(r"[1-5]", f.find_element(By.CSS_SELECTOR, ".num").text) for f in faces)
         if self.game == "bloede-kuh":
-            assert all(re.search(r"×\d+", stack.text) for stack in driver.find_elements(By.CSS_SELECTOR, ".hand .stack"))
+            assert all(
+                re.search(r"×\d+", stack.text) for stack in driver.find_elements(By.CSS_SELECTOR, ".hand .stack")
+            )
             for nwi in driver.find_elements(By.CSS_SELECTOR, ".card.nwi"):
                 assert re.fullmatch(r"[1-6]", nwi.find_element(By.CSS_SELECTOR, ".num").text)
         if self.game == "zop-zoo":
@@ -97,7 +101,9 @@ def test_a_whole_game_is_played_by_picking_and_confirming(
     assert reader.opponent_moves_seen > 0
     result = driver.find_element(By.ID, "result")
     assert "Ann" in result.text
-    assert len(driver.find_elements(By.CSS_SELECTOR, "#result table.scores tbody tr")) == len(seats), "every seat's score"
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#result table.scores tbody tr")) == len(seats), (
+        "every seat's score"
+    )
     assert "wins" in result.find_element(By.CSS_SELECTOR, ".winner-line").text or "share" in result.text
     reader(driver)
     screenshot(driver, screens, f"{game}-{size}-end")

@@ -3,7 +3,8 @@
 // pick is offered only while some legal action still contains it, so a move can never be picked wrong.
 //
 // A spec: {keys: [...] (all of these, a key may repeat), pool: [...] (some of these too), min, max (how
-// many from the pool), make(pooled) -> the action to post}. Most specs are keys only.
+// many from the pool), ordered (the keys are picked in their order: first your card, then whose), make(pooled)
+// -> the action to post}. Most specs are keys only.
 
 /** Count a list into a Map of key -> count. */
 function counts(list) {
@@ -14,6 +15,7 @@ function counts(list) {
 
 /** Split a selection over a spec: the pooled keys, or null when the selection does not fit it. */
 function fit(spec, selection, whole) {
+  if (spec.ordered) return inOrder(spec, selection, whole);
   const need = counts(spec.keys);
   const pool = new Set(spec.pool || []);
   const pooled = [];
@@ -31,6 +33,17 @@ function fit(spec, selection, whole) {
     if (pooled.length < (spec.min || 0)) return null;
   }
   return pooled;
+}
+
+/** Fit an ordered spec: the selection must be the keys' first few (all of them, for a whole move). */
+function inOrder(spec, selection, whole) {
+  let size = 0;
+  for (const n of selection.values()) size += n;
+  if (size > spec.keys.length || (whole && size < spec.keys.length)) return null;
+  const head = counts(spec.keys.slice(0, size));
+  if (head.size !== selection.size) return null;
+  for (const [key, n] of head) if (selection.get(key) !== n) return null;
+  return [];
 }
 
 /** The state of one player's choice at one version of the table. */
@@ -86,4 +99,9 @@ export class Choice {
 /** A spec for an action made by picking exactly `keys`. */
 export function exactly(action, keys) {
   return {keys, pool: [], min: 0, max: 0, make: () => action};
+}
+
+/** A spec for an action made by picking `keys` one after the other (your card first, then the other one). */
+export function inTurn(action, keys) {
+  return {...exactly(action, keys), ordered: true};
 }

@@ -161,7 +161,8 @@ export async function table(main, id) {
   }
 
   function pickControl(key, content, name, extra, picks, drawn, ctx) {
-    if (!picks || !picks.offered(key) || busy) {
+    // Only what can be picked now is a control: a long row of dead buttons helps nobody.
+    if (!picks || !picks.offered(key) || busy || (!picks.addable(key) && !picks.count(key))) {
       const plain = h("span", {class: `pickable-off ${extra}`.trim()}, content);
       return ctx.spot(key, plain);
     }
@@ -175,7 +176,6 @@ export async function table(main, id) {
       "data-addable": String(addable),
       "aria-pressed": String(n > 0),
       "aria-label": `${name}${n > 1 ? ` (${n} picked)` : ""}`,
-      disabled: !addable && !n,
       onclick: () => {
         picks.toggle(key);
         draw();

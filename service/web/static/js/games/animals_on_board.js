@@ -1,5 +1,5 @@
-// Animals on Board at the table: the centre's groups, every ark (yours with its hidden tiles), crates. Take a
-// group by picking its label; split one by picking the tiles that stay, then confirm.
+// Animals on Board at the table: the centre's groups, every ark (yours with its hidden tiles), crates. Split a
+// group by picking the tiles that stay in it, take one by picking all its tiles; then confirm.
 import {back, face, fan} from "../cards.js";
 import {exactly} from "../choose.js";
 import {scoreTable, sentenceList} from "../context.js";
@@ -33,7 +33,7 @@ export function board(view, ctx) {
     h("div", {class: "centre"}, h("h3", {}, "Centre"),
       s.centre.length
         ? h("ol", {class: "rows"}, s.centre.map((group, g) => ctx.spot(`group:${g}`, h("li", {},
-          ctx.pick(`group:${g}`, h("span", {class: "row-label"}, `Group ${g + 1}`), `Take group ${g + 1}: ${words(group)}, pay ${group.length} crates`, "group-label"),
+          h("span", {class: "row-label"}, `Group ${g + 1}`),
           h("span", {class: "fan"}, group.map((t, i) => ctx.pick(`tile:${g}:${i}`, tile(t), `Group ${g + 1}: ${word(t)}`, "tile")))))))
         : h("p", {class: "muted"}, "No groups yet.")),
     h("ul", {class: "seats"},
@@ -55,7 +55,7 @@ export function board(view, ctx) {
       you.hand.length ? h("div", {}, h("h3", {}, "Your setup tiles: keep one face down"),
         fan(you.hand.map((t) => ctx.pick(`keep:${t}`, tile(t), `Keep ${word(t)}`, "tile")))) : null));
   }
-  if (s.departure) out.push(departureTable(s.departure, ctx));
+  if (s.departure && !view.result) out.push(departureTable(s.departure, ctx));
   return h("div", {class: "board aob"}, out);
 }
 
@@ -73,7 +73,8 @@ export function choices(view) {
   const splits = new Map();
   for (const action of view.legal_actions) {
     if (action.type === "keep") specs.push(exactly(action, [`keep:${action.tile}`]));
-    else if (action.type === "take") specs.push(exactly(action, [`group:${action.group}`]));
+    // Taking a group is picking all of its tiles; picking some of them splits it.
+    else if (action.type === "take") specs.push(exactly(action, (centre[action.group] || []).map((_, i) => `tile:${action.group}:${i}`)));
     else if (action.type === "split") {
       if (!splits.has(action.group)) splits.set(action.group, []);
       splits.get(action.group).push(action);
@@ -135,7 +136,7 @@ export function looseLabel(key) {
 /** What to do now. */
 export function hint(view) {
   if (view.state.phase === "keep") return "Pick the setup tile you keep face down, then confirm.";
-  return "Pick a group's label to take it, or pick the tiles that stay in a group to split it; then confirm.";
+  return "Pick the tiles that stay in a group to split it, or every tile of a group to take it; then confirm.";
 }
 
 /** Where the last move happened. */
@@ -184,5 +185,5 @@ export function scores(view, ctx) {
 
 /** Why the winner won. */
 export function why() {
-  return "Highest total wins: a single tile scores its number, a herd of three or more 5 a tile, and each crate 1.";
+  return "Highest total wins: a single tile scores its number, a herd of three or more 5 a tile, each crate 1; on a tie, more different species wins, and a tie still is shared.";
 }

@@ -1,7 +1,7 @@
 // Zop Zoo at the table: every player's row of stacks, the discard pile, the black deck. Pick the deck or
 // the discard pile, a stack for a wild card, or cards and players for a specialty; then confirm.
 import {back, face, fan} from "../cards.js";
-import {exactly} from "../choose.js";
+import {exactly, inTurn} from "../choose.js";
 import {scoreTable} from "../context.js";
 import {h, pretty} from "../dom.js";
 
@@ -72,7 +72,7 @@ export function board(view, ctx) {
       h("ol", {class: "stacks"}, p.row.map((st) => stack(st, ctx, p.seat))),
       p.bonuses.length ? h("div", {class: "bonuses"}, "Side bonuses: ",
         fan(p.bonuses.map((c) => ctx.pick(`card:${c.id}`, card(c, true), `${ctx.name(p.seat)}'s ${c.name}, ${c.value} points`, "stack")))) : null)))));
-  if (s.results && s.results.length) out.push(roundsTable(s.results, s.players.length, ctx));
+  if (s.results && s.results.length && !view.result) out.push(roundsTable(s.results, s.players.length, ctx));
   return h("div", {class: "board zz"}, out);
 }
 
@@ -99,9 +99,9 @@ export function choices(view) {
       case "take_card":
         return exactly(action, [`card:${action.card}`]);
       case "give":
-        return exactly(action, [`card:${action.card}`, `seat:${action.to}`]);
+        return inTurn(action, [`card:${action.card}`, `seat:${action.to}`]);
       case "swap":
-        return exactly(action, [`card:${action.card}`, `card:${action.for}`]);
+        return inTurn(action, [`card:${action.card}`, `card:${action.for}`]);
       default:
         return exactly(action, [action.type]);
     }
