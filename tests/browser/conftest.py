@@ -69,6 +69,20 @@ def base_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def clocked_url() -> Iterator[str]:
+    """The app as `base_url` serves it, with the steward thread `menagerie serve` runs: run-out clocks are played."""
+    services = build(fakeredis.FakeRedis(), f"test-web-{uuid.uuid4().hex[:8]}", inline_jobs=True, embedded=True)
+    stop = services.steward().start(interval=0.2)
+    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="clocked-test-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    stop.set()
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture(scope="session")
 def streamless_url() -> Iterator[str]:
     """The app as `base_url` serves it, but holding no live stream at all: every stream is a 503 `streams_full`."""
     services = build(fakeredis.FakeRedis(), f"test-web-{uuid.uuid4().hex[:8]}", inline_jobs=True, embedded=True)

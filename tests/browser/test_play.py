@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from tests.browser.support import create_in_lobby, first_action, screenshot, wait
+from tests.browser.support import create_in_lobby, first_action, post, screenshot, wait
 
 
 def test_a_reload_resumes_the_seat_from_the_stored_token(browser, base_url: str, tmp_path: Path) -> None:
@@ -49,3 +50,44 @@ def test_a_game_with_a_move_clock_shows_the_countdown_of_the_seat_to_act(
     assert "You have" in clock.text
     assert "300 s a move" in driver.find_element(By.CSS_SELECTOR, ".table-head").text
     screenshot(driver, tmp_path, "clock")
+
+
+def test_when_the_clock_runs_out_a_banner_says_a_stand_in_moved(browser, clocked_url: str, screens: Path) -> None:
+    seats = [{"name": "Ann"}, {"bot": "heuristic"}, {"bot": "heuristic"}]
+    created = post(clocked_url, "/games", {"game": "bloede-kuh", "seats": seats, "options": {"clock": {"move_s": 2}}})
+    driver = browser()
+    driver.get(f"{clocked_url}/#/seat/{created['id']}/{created['seats'][0]['token']}")
+    wait(driver).until(lambda d: d.find_elements(By.ID, "turn"))
+
+    banner = wait(driver).until(
+        lambda d: d.find_element(By.ID, "stand-in") if d.find_elements(By.ID, "stand-in") else None
+    )
+    assert "stand-in played your move" in banner.text
+    assert "ran out of time" in driver.find_element(By.CSS_SELECTOR, ".log").text
+    screenshot(driver, screens, "stand-in")
+
+
+def test_a_move_is_picked_and_confirmed_with_the_keyboard_alone(browser, base_url: str) -> None:
+    driver = browser()
+    create_in_lobby(driver, base_url, "life-is-life", ["you", "bot:heuristic", "bot:heuristic"], {})
+    wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#turn.yours"))
+    version = driver.find_element(By.CSS_SELECTOR, ".table-head .facts").text
+
+    row = driver.find_element(By.CSS_SELECTOR, 'button.pick[data-key="row:1"]')
+    driver.execute_script("arguments[0].focus()", row)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    # The table is drawn anew at each pick; the focus stays on the row, now picked.
+    picked = wait(driver).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, 'button.pick[data-key="row:1"][aria-pressed="true"]')
+    )
+    assert driver.switch_to.active_element == picked
+    card = driver.find_element(By.CSS_SELECTOR, 'button.pick.hand-card[data-addable="true"]')
+    assert "value" in card.get_attribute("aria-label")
+    driver.execute_script("arguments[0].focus()", card)
+    driver.switch_to.active_element.send_keys(Keys.SPACE)
+    confirm = wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "#confirm:enabled"))
+    assert confirm.text.startswith("Confirm: take row 1")
+    driver.execute_script("arguments[0].focus()", confirm)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, ".table-head .facts").text != version)
+    assert "Ann (you) took row 1" in driver.find_element(By.CSS_SELECTOR, ".log").text

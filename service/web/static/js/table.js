@@ -66,6 +66,7 @@ export async function table(main, id) {
     // Until the table is read again no second move may leave: a quick second click would carry the old
     // version and be refused as if someone else had moved first.
     busy = true;
+    standIn = null;
     draw();
     say("");
     status.textContent = "Sending your move…";
@@ -205,7 +206,7 @@ export async function table(main, id) {
     }
     const left = Math.max(0, Math.ceil(view.clock.move_s - (Date.now() - Date.parse(last.time)) / 1000));
     const who = view.to_act.includes(view.you) ? "You have" : `${view.to_act.map((s) => contextFor(view, module).name(s)).join(", ")}:`;
-    el.textContent = `⏱ ${who} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.textContent = `${who} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     el.classList.toggle("warn", left <= WARN_S);
   }
   const timer = setInterval(() => {

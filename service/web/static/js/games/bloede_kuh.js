@@ -25,6 +25,7 @@ function nwiCard(c) {
 }
 
 const a = (species) => `a ${species}`;
+const PLURAL = {sheep: "sheep", pig: "pigs", horse: "horses", cow: "cows"};
 
 /** Draw the table. */
 export function board(view, ctx) {
@@ -103,7 +104,7 @@ export function label(action) {
     case "discard":
       return `discard ${a(action.card)} (${ACTION_WORDS[action.card]})`;
     case "discard_pair":
-      return `discard a pair of ${action.cards[0]}s`;
+      return `discard a pair of ${PLURAL[action.cards[0]] || action.cards[0]}`;
     case "pass":
       if (!action.from) return "pass";
       return action.from === "draw" ? "pass and draw from the draw pile" : "pass and take the discard pile's top card";
@@ -146,7 +147,7 @@ export function describe(event, ctx) {
     case "CardDiscarded":
       return `${ctx.name(d.seat)} discarded ${a(d.card)}: ${ACTION_WORDS[d.card] || "no action"}.`;
     case "PairDiscarded":
-      return `${ctx.name(d.seat)} discarded a pair of ${d.card}s: the ${d.card} "Nobody wants it" card goes ${d.nwi_from === null || d.nwi_from === undefined ? "" : `from ${ctx.name(d.nwi_from)} `}to ${ctx.name(d.nwi_to)}.`;
+      return `${ctx.name(d.seat)} discarded a pair of ${PLURAL[d.card] || d.card}: the ${d.card} "Nobody wants it" card goes ${d.nwi_from === null || d.nwi_from === undefined ? "" : `from ${ctx.name(d.nwi_from)} `}to ${ctx.name(d.nwi_to)}.`;
     case "Passed":
       return `${ctx.name(d.seat)} passed.`;
     case "CardTaken":

@@ -11,7 +11,9 @@ function card(s, name, small = false) {
   return face({game: GAME, species: name, name: pretty(name), number: s.values ? s.values[name] : null, small});
 }
 
-const plural = (name, n) => `${n} ${pretty(name).toLowerCase()}${n === 1 ? "" : "s"}`;
+const PLURAL = {sheep: "sheep", mouse: "mice"};
+const many = (name) => PLURAL[name] || `${name}s`;
+const plural = (name, n) => `${n} ${n === 1 ? name : many(name)}`;
 const cardWords = (list) => sentenceList(tally(list).map(([name, n]) => plural(name, n)));
 
 /** Draw the table. */
@@ -47,7 +49,7 @@ export function board(view, ctx) {
     parts.push(h("div", {class: "hand open"}, h("h3", {}, "Every hand"),
       s.hands.map((cs, seat) => h("p", {}, h("strong", {}, `${ctx.name(seat)}: `), fan(cs.map((c) => card(s, c, true)))))));
   }
-  if (s.sudden_death) parts.push(h("p", {class: "note"}, `Sudden death by ${ctx.name(s.sudden_death.seat)}: all the ${s.sudden_death.species.map((x) => `${pretty(x).toLowerCase()}s`).join(", ")}.`));
+  if (s.sudden_death) parts.push(h("p", {class: "note"}, `Sudden death by ${ctx.name(s.sudden_death.seat)}: all the ${s.sudden_death.species.map(many).join(", ")}.`));
   if (s.last_scoring) parts.push(scoring(s.last_scoring, ctx));
   return h("div", {class: "board lil"}, parts);
 }
@@ -106,7 +108,7 @@ export function describe(event, ctx) {
     case "Knocked":
       return d.opens_last_round ? `${ctx.name(d.seat)} knocked: everyone else has one more turn.` : `${ctx.name(d.seat)} passed.`;
     case "SuddenDeathDeclared":
-      return `${ctx.name(d.seat)} holds all the ${(d.species || []).map((x) => `${pretty(x).toLowerCase()}s`).join(" and ")}: sudden death!`;
+      return `${ctx.name(d.seat)} holds all the ${(d.species || []).map(many).join(" and ")}: sudden death!`;
     case "PhaseScored":
       return `Phase ${d.phase} scored: ${(d.points || []).map((p, seat) => (p === null ? null : `${ctx.name(seat)} ${p}`)).filter(Boolean).join(", ")} points.`;
     case "LivesLost": {
