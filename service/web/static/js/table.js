@@ -162,12 +162,11 @@ export async function table(main, id) {
   }
 
   function pickControl(key, content, name, extra, picks, drawn, ctx) {
+    if (content) drawn.add(key); // a key drawn on the table needs no button of its own in the move bar
     // Only what can be picked now is a control: a long row of dead buttons helps nobody.
     if (!picks || !picks.offered(key) || busy || (!picks.addable(key) && !picks.count(key))) {
-      const plain = h("span", {class: `pickable-off ${extra}`.trim()}, content);
-      return ctx.spot(key, plain);
+      return content ? ctx.spot(key, h("span", {class: `pickable-off ${extra}`.trim()}, content)) : null;
     }
-    drawn.add(key);
     const n = picks.count(key);
     const addable = picks.addable(key);
     const button = h("button", {
