@@ -129,6 +129,7 @@ def pairings(tournament: Tournament, number: int, base_url: str = "/") -> dict[s
             "table": table.number,
             "game_id": table.game_id,
             "game_url": f"{base_url}games/{table.game_id}" if table.game_id else None,
+            "page_url": f"{base_url}#/game/{table.game_id}" if table.game_id else None,
             "seats": [{"seat": s, "entrant": e, "name": names[e]} for s, e in enumerate(table.entrants)],
             "result": "void" if table.void else "forfeit" if table.forfeited else "played" if table.places else None,
         }
@@ -142,7 +143,8 @@ def pairings_text(listed: dict[str, Any]) -> str:
     """Return a round's pairings as plain text to print and pin up."""
     lines = [f"{listed['game']} tournament {listed['id']} - round {listed['round']}", ""]
     for table in listed["tables"]:
-        lines.append(f"Table {table['table'] + 1}   {table['game_url'] or '(game not created yet)'}")
+        # A printed sheet is read by people: it links the game's page, not its JSON.
+        lines.append(f"Table {table['table'] + 1}   {table['page_url'] or '(game not created yet)'}")
         lines += [f"  seat {seat['seat'] + 1}: {seat['name']}" for seat in table["seats"]]
         lines.append("")
     if listed["byes"]:

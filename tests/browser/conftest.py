@@ -37,6 +37,9 @@ FLAGS = (
 )
 
 
+HEADLESS_MIN_WIDTH = 500
+
+
 def _missing() -> str | None:
     try:
         import selenium  # noqa: F401
@@ -61,6 +64,20 @@ def base_url() -> Iterator[str]:
     thread = threading.Thread(target=server.serve_forever, name="web-test-server", daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture(scope="session")
+def clocked_url() -> Iterator[str]:
+    """The app as `base_url` serves it, with the steward thread `menagerie serve` runs: run-out clocks are played."""
+    services = build(fakeredis.FakeRedis(), f"test-web-{uuid.uuid4().hex[:8]}", inline_jobs=True, embedded=True)
+    stop = services.steward().start(interval=0.2)
+    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="clocked-test-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    stop.set()
     server.shutdown()
     thread.join()
 
@@ -97,11 +114,25 @@ def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={profile}")
         options.add_argument(f"--window-size={width},{height}")
+        # The page's console errors (a failed request, a script error, a refused policy) are read by the tests.
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         drivers.append((driver, profile))
+        if width < HEADLESS_MIN_WIDTH:
+            # Headless Chromium keeps a window at least 500 px wide: a phone's width is emulated instead.
+            metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
         return driver
 
     yield open_window
     for driver, profile in drivers:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def screens(tmp_path: Path) -> Path:
+    """The folder screenshots go to: $MENAGERIE_SCREENSHOTS if set (kept after the run), else the test's tmp dir."""
+    folder = Path(os.environ.get("MENAGERIE_SCREENSHOTS") or tmp_path / "screens")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +49,12 @@ def create_in_lobby(driver: WebDriver, base_url: str, game: str, seats: list[str
 
 
 def first_action(driver: WebDriver) -> WebElement | None:
-    """Return the first visible legal-action button, if any."""
+    """Return the next control a player would press: Confirm once a move is picked, else the first pick that leads on."""
     try:
-        for button in driver.find_elements(By.CSS_SELECTOR, "#actions button.action"):
-            if button.is_displayed():
-                return button
+        for selector in ("#confirm:enabled", 'button.pick[data-addable="true"]'):
+            for button in driver.find_elements(By.CSS_SELECTOR, selector):
+                if button.is_displayed():
+                    return button
     except StaleElementReferenceException:
         pass  # the live feed redrew the table meanwhile: the caller looks again
     return None
@@ -64,33 +67,54 @@ def finished(driver: WebDriver) -> bool:
     )
 
 
-def play_one(driver: WebDriver, *, allow_conflict: bool = False) -> bool:
-    """Click the first legal action if the page offers one; return whether it did.
+def play_one(driver: WebDriver, *, allow_conflict: bool = False, max_picks: int = 40) -> bool:
+    """Pick on the table until a move is made, then confirm it; return whether a move was sent.
 
     With `allow_conflict` a 409 (another seat moved first, e.g. both picking at once) is
     accepted: the page says so and shows the fresh table.
     """
-    button = first_action(driver)
-    if button is None:
-        return False
-    try:
-        button.click()
-    except StaleElementReferenceException:
-        return False  # the live feed redrew the table first (another seat moved): look again
-    # The table redraws after the answer (a move or an error message): the old button goes stale.
-    wait(driver).until(EC.staleness_of(button))
-    errors = [e.text for e in driver.find_elements(By.ID, "error") if e.text]
-    if allow_conflict:
-        errors = [text for text in errors if "moved on before your move arrived" not in text]
-    assert not errors, errors
-    return True
+    for _ in range(max_picks):
+        button = first_action(driver)
+        if button is None:
+            return False
+        try:
+            confirming = button.get_attribute("id") == "confirm"
+            # As a player scrolls: the move bar sticks to the window's foot and may cover what lies under it.
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            button.click()
+        except StaleElementReferenceException:
+            return False  # the live feed redrew the table first (another seat moved): look again
+        # Every pick redraws the table; a confirm redraws it after the answer (a move or an error message).
+        wait(driver).until(EC.staleness_of(button))
+        if confirming:
+            wait(driver).until(
+                lambda d: (
+                    not d.find_elements(By.CSS_SELECTOR, "#confirm")
+                    or "Sending" not in d.find_element(By.ID, "confirm").text
+                )
+            )
+            errors = [e.text for e in driver.find_elements(By.ID, "error") if e.text]
+            if allow_conflict:
+                errors = [text for text in errors if "moved on before your move arrived" not in text]
+            assert not errors, errors
+            return True
+    raise AssertionError(f"no move after {max_picks} picks")
 
 
-def play_to_end(driver: WebDriver, max_moves: int = 1000) -> int:
-    """Play the first legal action each time until the result shows; return the number of moves."""
+def play_to_end(
+    driver: WebDriver, max_moves: int = 1000, check: Callable[[WebDriver], None] | None = None, pause_after: int = 0
+) -> int:
+    """Play until the result shows (checking the page before each move); return the number of moves.
+
+    With `pause_after` return after that many moves even if the game goes on (a screenshot midway).
+    """
     moves = 0
     while moves < max_moves:
+        if pause_after and moves >= pause_after:
+            return moves
         wait(driver).until(lambda d: finished(d) or first_action(d) is not None)
+        if check:
+            check(driver)
         if finished(driver):
             return moves
         if play_one(driver):
@@ -99,12 +123,16 @@ def play_to_end(driver: WebDriver, max_moves: int = 1000) -> int:
 
 
 def screenshot(driver: WebDriver, folder: Path, name: str) -> Path:
-    """Save the whole page (the window grown to the page's height) as a PNG and print its path."""
-    width = driver.execute_script("return window.outerWidth")
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(width, min(max(height + 150, 600), 6000))
+    """Save the whole page (beyond the window, at the window's width) as a PNG and print its path."""
+    # The move bar sticks to the window's foot: in a picture of the whole page it belongs where it stands.
+    driver.execute_script("document.querySelectorAll('.move-bar').forEach((bar) => { bar.style.position = 'static'; })")
+    size = driver.execute_script("return [document.documentElement.clientWidth, document.documentElement.scrollHeight]")
+    clip = {"x": 0, "y": 0, "width": size[0], "height": min(size[1], 8000), "scale": 1}
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
+    )
     path = folder / f"{name}.png"
-    driver.save_screenshot(str(path))
+    path.write_bytes(base64.b64decode(shot["data"]))
     print(f"screenshot: {path}")
     return path
 

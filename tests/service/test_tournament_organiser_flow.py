@@ -124,6 +124,11 @@ def test_an_organiser_runs_a_24_player_bloede_kuh_swiss_to_the_end_and_anyone_ca
     assert len(rows) == 25 and [r["name"] for r in rows] == [s["name"] for s in final["standings"]]
     printed = client.get(f"/tournaments/{tid}/rounds/2/pairings", headers={"Accept": "text/plain"})
     assert printed.mimetype == "text/plain" and "Table 1" in printed.get_data(as_text=True)
+    # A printed sheet links each game's page (people read it), never its JSON.
+    first_game = client.get(f"/tournaments/{tid}/rounds/2/pairings").json["tables"][0]
+    assert first_game["page_url"].endswith(f"/#/game/{first_game['game_id']}")
+    assert first_game["page_url"] in printed.get_data(as_text=True)
+    assert "/games/" not in printed.get_data(as_text=True)
 
     # The bundle audits offline, and the ratings rebuilt from it equal the live leaderboard.
     assert client.get(f"/tournaments/{tid}/audit").json["ok"] is True

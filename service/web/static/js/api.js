@@ -1,4 +1,4 @@
-// The JSON API as the page uses it: one fetch wrapper, the seat tokens kept in localStorage, and the live feed.
+// The JSON API as the page uses it: one fetch wrapper, the seat tokens kept per tab, and the live feed.
 
 /** An error answered by the API: {error: {code, message, details}} with its HTTP status. */
 export class ApiError extends Error {
@@ -11,9 +11,10 @@ export class ApiError extends Error {
 }
 
 /** Call the API; resolve with the JSON body or reject with an ApiError. */
-export async function api(method, path, {token = null, body = undefined} = {}) {
+export async function api(method, path, {token = null, body = undefined, key = null} = {}) {
   const headers = {Accept: "application/json"};
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (key) headers["Idempotency-Key"] = key;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -31,22 +32,43 @@ export async function api(method, path, {token = null, body = undefined} = {}) {
 
 const enc = encodeURIComponent;
 
-/** The seat tokens this browser holds, one per game, so a reload resumes the game. */
-export const seats = {
-  get(gameId) {
-    try {
-      return JSON.parse(localStorage.getItem(`menagerie:seat:${gameId}`));
-    } catch {
-      return null;
-    }
-  },
-  put(gameId, info) {
-    localStorage.setItem(`menagerie:seat:${gameId}`, JSON.stringify(info));
-  },
-  forget(gameId) {
-    localStorage.removeItem(`menagerie:seat:${gameId}`);
-  },
-};
+/** A fresh Idempotency-Key (a random UUIDv4): a retried create or join then takes effect once. */
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  // randomUUID exists only in secure contexts; a phone on http://<lan address> gets the same v4 form this way.
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/**
+ * The seat tokens this tab holds, one per game, so a reload resumes the game. Kept per tab
+ * (sessionStorage), never shared between tabs: two tabs may hold two seats of one game.
+ */
+export const seats = tabStore("seat");
+
+/** The tournament entries (entrant tokens) this tab holds, one per tournament. */
+export const entries = tabStore("entry");
+
+function tabStore(kind) {
+  return {
+    get(id) {
+      try {
+        return JSON.parse(sessionStorage.getItem(`menagerie:${kind}:${id}`));
+      } catch {
+        return null;
+      }
+    },
+    put(id, info) {
+      sessionStorage.setItem(`menagerie:${kind}:${id}`, JSON.stringify(info));
+    },
+    forget(id) {
+      sessionStorage.removeItem(`menagerie:${kind}:${id}`);
+    },
+  };
+}
 
 /**
  * Follow a game's events live: `GET /games/{id}/stream` (Server-Sent Events), read with fetch so
@@ -135,7 +157,7 @@ export function explain(err) {
   if (!(err instanceof ApiError)) return String(err && err.message ? err.message : err);
   switch (err.status) {
     case 409:
-      return "The game moved on before your move arrived (someone else acted first). The table is up to date again; choose again.";
+      return "The game moved on before your move arrived (another player moved first). The table is up to date again; choose again.";
     case 422:
       return `That move is not allowed: ${err.message}`;
     case 401:

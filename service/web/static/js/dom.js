@@ -41,23 +41,6 @@ export function pretty(name) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A stable hue for a species name, so every card of one animal shares a colour. */
-export function hue(name) {
-  let n = 0;
-  for (const ch of String(name)) n = (n * 31 + ch.charCodeAt(0)) % 360;
-  return n;
-}
-
-/** A card chip: its text, coloured by `kind` (a species), optional extra class. */
-export function chip(text, kind = text, extra = "") {
-  return h("span", {class: `chip ${extra}`.trim(), style: {"--hue": hue(kind)}}, text);
-}
-
-/** A chip for a hidden card. */
-export function backChip(text = "?") {
-  return h("span", {class: "chip back", title: "hidden"}, text);
-}
-
 /** A labelled section with a heading. */
 export function section(title, ...children) {
   return h("section", {class: "panel"}, h("h2", {}, title), ...children);

@@ -1,5 +1,5 @@
 // The lobby: game types and their options, a new game with you, bots and open seats, joining by link, the games.
-import {api, explain, seats} from "./api.js";
+import {api, explain, newKey, seats} from "./api.js";
 import {seatName} from "./context.js";
 import {h, mount, pretty} from "./dom.js";
 import {gameModule} from "./games/index.js";
@@ -17,14 +17,16 @@ export async function lobby(main) {
     return null;
   }
   const list = h("div", {id: "games"});
+  const cups = h("div", {id: "tournaments"});
   mount(
     main,
     h("h1", {}, "Lobby"),
     h("div", {class: "columns"}, newGameForm(types), h("div", {}, joinForm(), findForms(types))),
     h("section", {class: "panel"}, h("h2", {}, "Games"),
       h("button", {type: "button", class: "secondary", onclick: () => loadGames(list)}, "Refresh"), list),
+    h("section", {class: "panel"}, h("h2", {}, "Tournaments"), cups),
   );
-  await loadGames(list);
+  await Promise.all([loadGames(list), loadTournaments(cups)]);
   return null;
 }
 
@@ -35,6 +37,11 @@ function newGameForm(types) {
   const countInput = h("input", {id: "seat-count", type: "number", name: "seats"});
   const seatList = h("ol", {class: "seat-list"});
   const options = h("div", {class: "options"});
+  // The move clock every game type takes (openapi.yaml, Clock): a human seat's time a move, then a stand-in moves.
+  const clockSelect = h("select", {id: "option-clock", name: "clock", "aria-describedby": "option-clock-help"},
+    CLOCKS.map(([seconds, text]) => h("option", {value: String(seconds)}, text)));
+  // One key per game to create: a retried submit after a lost answer creates it once.
+  let createKey = newKey();
   const typeOf = () => types.find((t) => t.id === typeSelect.value);
 
   function drawSeats() {
@@ -70,7 +77,10 @@ function newGameForm(types) {
     h("div", {class: "field"}, h("label", {for: "game-type"}, "Game"), typeSelect),
     h("div", {class: "field"}, h("label", {for: "your-name"}, "Your name"), nameInput),
     h("div", {class: "field"}, h("label", {for: "seat-count"}, "Seats"), countInput),
-    seatList, options,
+    seatList,
+    h("div", {class: "field"}, h("label", {for: "option-clock"}, "Move clock"), clockSelect,
+      h("small", {class: "muted", id: "option-clock-help"}, "Time a player has for each move; when it runs out, a stand-in bot makes that one move.")),
+    options,
     h("button", {type: "submit", id: "create-game"}, "Create game"), message);
 
   form.addEventListener("submit", async (e) => {
@@ -85,23 +95,28 @@ function newGameForm(types) {
     let body;
     try {
       body = {game: t.id, seats: seatSpecs, options: readOptions(t, options)};
+      if (Number(clockSelect.value)) body.options.clock = {move_s: Number(clockSelect.value)};
     } catch (err) {
       message.textContent = err.message;
       return;
     }
     try {
-      const created = await api("POST", "/games", {body});
+      const created = await api("POST", "/games", {body, key: createKey});
+      createKey = newKey();
       const mine = created.seats[0];
       if (mine) seats.put(created.id, {token: mine.token, seat: mine.seat, name: mine.name});
       const others = created.seats.slice(1).map((s) => ({seat: s.seat, name: s.name, link: `${location.origin}/#/seat/${created.id}/${s.token}`}));
       if (others.length) sessionStorage.setItem(`menagerie:links:${created.id}`, JSON.stringify(others));
       location.hash = mine ? `#/game/${created.id}` : `#/game/${created.id}`;
     } catch (err) {
+      if (err.status !== 0) createKey = newKey(); // refused: a changed form is a new request
       message.textContent = explain(err);
     }
   });
   return form;
 }
+
+const CLOCKS = [[0, "None"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"], [86400, "1 day (correspondence)"]];
 
 function optionField(option) {
   const id = `option-${option.name}`;
@@ -195,6 +210,20 @@ async function loadGames(list) {
   }
 }
 
+async function loadTournaments(list) {
+  try {
+    const {tournaments} = await api("GET", "/tournaments?limit=20");
+    const shown = tournaments.filter((t) => t.status !== "finished").concat(tournaments.filter((t) => t.status === "finished").slice(0, 5));
+    mount(list, shown.length
+      ? h("ul", {class: "game-list"}, shown.map((t) => h("li", {},
+        h("a", {href: `#/tournament/${encodeURIComponent(t.id)}`}, `${gameModule(t.game).title} tournament`), " ",
+        h("span", {class: "muted"}, `${t.status === "registering" ? "open for registration" : t.status === "active" ? `round ${t.round} of ${t.planned_rounds}` : "finished"} · ${t.players} players`))))
+      : h("p", {class: "muted"}, "None yet. An organiser creates one through the API (see the README)."));
+  } catch (err) {
+    mount(list, h("p", {class: "error", role: "alert"}, explain(err)));
+  }
+}
+
 function gameTable(title, games) {
   if (!games.length) return h("div", {}, h("h3", {}, title), h("p", {class: "muted"}, "None."));
   return h("div", {}, h("h3", {}, title),
@@ -226,6 +255,7 @@ export async function joinScreen(main, id) {
     h("p", {}, "Game ", h("code", {}, id)),
     h("div", {class: "field"}, h("label", {for: "join-name"}, "Your name"), nameInput),
     h("button", {type: "submit", id: "join-button"}, "Take a seat"), " ", h("a", {href: `#/game/${id}`}, "Just watch"), message);
+  let joinKey = newKey();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = nameInput.value.trim();
@@ -235,10 +265,11 @@ export async function joinScreen(main, id) {
     }
     localStorage.setItem(NAME_KEY, name);
     try {
-      const taken = await api("POST", `/games/${id}/join`, {body: {name}});
+      const taken = await api("POST", `/games/${id}/join`, {body: {name}, key: joinKey});
       seats.put(id, {token: taken.token, seat: taken.seat, name});
       location.hash = `#/game/${id}`;
     } catch (err) {
+      if (err.status !== 0) joinKey = newKey();
       message.textContent = explain(err);
     }
   });

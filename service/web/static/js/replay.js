@@ -55,7 +55,7 @@ export async function replay(main, id) {
       if (mineTicket !== ticket) return;
       message.textContent = "";
       const ctx = contextFor(view, module);
-      mount(boardBox, at === last ? resultPanel(view, ctx) : null, module.board(view, ctx));
+      mount(boardBox, at === last ? resultPanel(view, ctx, module) : null, module.board(view, ctx));
       Object.assign(boardBox.dataset, {shown: String(at), failed: "false"});
     } catch (err) {
       if (mineTicket === ticket) {

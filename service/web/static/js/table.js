@@ -1,20 +1,23 @@
-// The table: your seat's view (or a spectator's), the legal actions as buttons, live by subscribe().
+// The table: your seat's view (or a spectator's), moves made by picking then confirming, the log, the clock.
 import {api, explain, seats, subscribe} from "./api.js";
-import {contextFor, eventList, resultPanel} from "./context.js";
+import {Choice} from "./choose.js";
+import {contextFor, eventList, lastMove, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
+import {rulesPanel} from "./rules.js";
 
-const RECENT = 12;
-// Above this many actions the groups fold (Life is Life can offer hundreds of trades).
-const FLAT_LIMIT = 16;
+const RECENT = 16;
+const WARN_S = 10;
 
 /** Draw a game's table and keep it live; return the function that stops the feed. */
 export async function table(main, id) {
   let mine = seats.get(id);
-  const status = h("p", {id: "message", class: "message", role: "status", "aria-live": "polite"});
+  const status = h("p", {id: "message", class: "message", role: "status"});
   const alert = h("p", {id: "error", class: "error", role: "alert"});
+  // Opponents' moves are read out here; it lives outside the redrawn table so a reader hears each once.
+  const announce = h("p", {id: "announce", class: "sr-only", "aria-live": "polite"});
   const root = h("div", {id: "table"});
-  mount(main, alert, root, status);
+  mount(main, alert, root, status, announce);
   let view;
   try {
     view = await api("GET", `/games/${id}`, {token: mine && mine.token});
@@ -36,6 +39,10 @@ export async function table(main, id) {
   let events = [];
   let loading = 0;
   let busy = false;
+  let choice = null;
+  let choiceFor = null;
+  let standIn = null;
+  let stopped = false;
 
   const say = (text) => {
     alert.textContent = text;
@@ -56,7 +63,11 @@ export async function table(main, id) {
 
   async function play(action) {
     if (busy) return;
+    // Until the table is read again no second move may leave: a quick second click would carry the old
+    // version and be refused as if someone else had moved first.
     busy = true;
+    standIn = null;
+    draw();
     say("");
     status.textContent = "Sending your move…";
     try {
@@ -65,44 +76,112 @@ export async function table(main, id) {
     } catch (err) {
       say(explain(err));
       status.textContent = "";
-    } finally {
-      busy = false;
     }
     await refresh();
+    busy = false;
+    draw();
     stop.poke();
+  }
+
+  function currentChoice() {
+    const stamp = `${view.version}:${view.legal_actions.length}`;
+    if (choiceFor !== stamp) {
+      choice = new Choice(module.choices ? module.choices(view) : []);
+      choiceFor = stamp;
+    }
+    return choice;
   }
 
   function draw() {
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     const ctx = contextFor(view, module, say);
     const you = view.you;
-    const yourTurn = you !== null && view.legal_actions.length > 0;
-    const waitingFor = view.to_act.map((seat) => ctx.name(seat)).join(", ");
-    let turn;
-    if (view.status === "finished") turn = "The game is over.";
-    else if (view.status === "waiting") turn = "Waiting for players to join.";
-    else if (yourTurn) turn = view.to_act.length > 1 ? `Your move (also waiting for: ${view.to_act.filter((s) => s !== you).map(ctx.name).join(", ") || "nobody else"})` : "Your turn.";
-    else turn = waitingFor ? `Waiting for ${waitingFor}.` : "The game is working…";
+    const yourTurn = you !== null && view.legal_actions.length > 0 && view.status === "active";
+    const move = lastMove(events, view, module);
+    // The mark stays on the table until the game itself changes it (a new deal, a new round).
+    const since = move ? events.filter((e) => e.seq > move.seq && e.command_id !== move.command && typeof e.actor !== "number") : [];
+    ctx.marks = move && !since.length ? new Set(module.marks ? module.marks(move.events, view) : []) : new Set();
+    const picks = yourTurn ? currentChoice() : null;
+    const drawn = new Set();
+    ctx.pick = (key, content, name, extra = "") => pickControl(key, content, name, extra, picks, drawn, ctx);
+    ctx.spot = (key, el) => {
+      if (ctx.marks.has(key)) el.classList.add("last-move");
+      return el;
+    };
+    const board = module.board(view, ctx);
     mount(
       root,
-      h("header", {class: "table-head"},
-        h("h1", {}, module.title, " ", h("small", {class: "muted"}, id)),
-        h("p", {class: "facts"},
-          you === null ? h("span", {class: "tag", id: "spectator"}, "Spectating") : h("span", {class: "tag you"}, `You: ${ctx.name(you)}`),
-          ` · ${view.status} · event ${view.version}`),
-        h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, "data-status": view.status, "aria-live": "polite"}, turn),
-        h("nav", {class: "links", "aria-label": "Game"},
-          h("a", {href: "#/"}, "Lobby"),
-          view.status === "finished" ? h("a", {href: `#/replay/${id}`, id: "replay-link"}, "Replay and audit") : null,
-          h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`}, "Export log"))),
+      header(ctx, yourTurn),
+      standIn && standIn.seat === you ? h("p", {class: "banner warn", id: "stand-in", role: "alert"}, `Your clock ran out, so a stand-in played your move (event ${standIn.seq}). It is your move again when your turn comes.`) : null,
+      move ? h("p", {class: "last-move-line", id: "last-move", "data-seq": String(move.seq), "data-actor": String(move.actor)}, h("strong", {}, "Last move: "), move.text) : null,
       invitePanel(view),
-      resultPanel(view, ctx),
-      yourTurn ? actionsPanel(view, module, ctx, play) : null,
-      h("section", {class: "panel"}, h("h2", {}, "Table"), module.board(view, ctx)),
-      eventList(events.slice(-RECENT), ctx),
+      resultPanel(view, ctx, module),
+      h("section", {class: "panel board-panel", "aria-label": "Table"}, board),
+      yourTurn ? moveBar(picks, drawn, ctx) : null,
+      rulesPanel(view.game),
+      eventList(events.slice(-RECENT), ctx, move),
     );
     const again = focused && root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
+    tick();
+  }
+
+  function header(ctx, yourTurn) {
+    const you = view.you;
+    let turn;
+    if (view.status === "finished") turn = "The game is over.";
+    else if (view.status === "waiting") turn = "Waiting for players to join.";
+    else if (yourTurn) turn = view.to_act.length > 1 ? `Your move (others choosing too: ${view.to_act.filter((s) => s !== you).map(ctx.name).join(", ")})` : "Your turn.";
+    else turn = view.to_act.length ? `Waiting for ${view.to_act.map(ctx.name).join(", ")}.` : "The game is working…";
+    return h("header", {class: "table-head"},
+      h("h1", {}, module.title, " ", h("small", {class: "muted"}, id)),
+      h("p", {class: "facts"},
+        you === null ? h("span", {class: "tag", id: "spectator"}, "Spectating") : h("span", {class: "tag you"}, `You: ${ctx.name(you)}`),
+        ` · ${view.status === "active" ? "in play" : view.status} · event ${view.version}`,
+        view.clock ? ` · ${view.clock.move_s} s a move` : ""),
+      h("div", {class: "turn-line"},
+        h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, "data-status": view.status}, turn),
+        view.clock && view.status === "active" && view.to_act.length ? h("p", {id: "clock", class: "clock", role: "timer", "aria-label": "Time left to move"}) : null),
+      h("nav", {class: "links", "aria-label": "Game"},
+        h("a", {href: "#/"}, "Lobby"),
+        view.status === "finished" ? h("a", {href: `#/replay/${id}`, id: "replay-link"}, "Replay and audit") : null,
+        h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`}, "Export log")));
+  }
+
+  function moveBar(picks, drawn, ctx) {
+    const action = picks.action();
+    const loose = picks.loose(drawn).map((key) => pickControl(key, null, module.looseLabel ? module.looseLabel(key, view, ctx) : key, "loose", picks, drawn, ctx));
+    const confirm = h("button", {type: "button", id: "confirm", class: "move-control confirm", disabled: !action || busy,
+      onclick: () => action && play(action)}, action ? `Confirm: ${module.label(action, view, ctx)}` : busy ? "Sending…" : "Confirm");
+    const clear = h("button", {type: "button", id: "clear", class: "move-control secondary", disabled: !picks.selection.size || busy,
+      onclick: () => { picks.clear(); draw(); }}, "Clear");
+    return h("section", {class: "panel move-bar", id: "actions", "aria-label": "Your move"},
+      h("p", {class: "hint", id: "move-hint"}, action ? "Check the move, then confirm." : module.hint ? module.hint(view) : "Pick on the table, then confirm."),
+      loose.length ? h("div", {class: "buttons loose"}, loose) : null,
+      h("div", {class: "buttons"}, confirm, clear));
+  }
+
+  function pickControl(key, content, name, extra, picks, drawn, ctx) {
+    if (content) drawn.add(key); // a key drawn on the table needs no button of its own in the move bar
+    // Only what can be picked now is a control: a long row of dead buttons helps nobody.
+    if (!picks || !picks.offered(key) || busy || (!picks.addable(key) && !picks.count(key))) {
+      return content ? ctx.spot(key, h("span", {class: `pickable-off ${extra}`.trim()}, content)) : null;
+    }
+    const n = picks.count(key);
+    const addable = picks.addable(key);
+    const button = h("button", {
+      type: "button",
+      class: `pick move-control ${extra} ${n ? "picked" : ""}`.trim(),
+      "data-key": key,
+      "data-addable": String(addable),
+      "aria-pressed": String(n > 0),
+      "aria-label": `${name}${n > 1 ? ` (${n} picked)` : ""}`,
+      onclick: () => {
+        picks.toggle(key);
+        draw();
+      },
+    }, content || name, n > 1 ? h("span", {class: "picked-count", "aria-hidden": "true"}, `×${n}`) : null);
+    return ctx.spot(key, button);
   }
 
   function invitePanel(v) {
@@ -111,38 +190,45 @@ export async function table(main, id) {
     if (!open.length && !(links.length && v.status !== "finished")) return null;
     const joinUrl = `${location.origin}/#/join/${id}`;
     return h("section", {class: "panel invite"}, h("h2", {}, "Invite"),
-      open.length ? h("p", {}, `${open.length} open seat${open.length > 1 ? "s" : ""}. Send this link: `, h("a", {href: joinUrl, id: "join-url"}, joinUrl)) : null,
-      links.map((l) => h("p", {}, `Seat link for ${l.name}: `, h("a", {href: l.link}, "open seat " + (l.seat + 1)))));
+      open.length ? h("p", {class: "wrap"}, `${open.length} open seat${open.length > 1 ? "s" : ""}. Send this link: `, h("a", {href: joinUrl, id: "join-url"}, joinUrl)) : null,
+      links.map((l) => h("p", {}, `Seat link for ${l.name}: `, h("a", {href: l.link}, `seat ${l.seat + 1}`))));
   }
+
+  // The clock counts from the game's last event (openapi.yaml, Clock): its time comes with the event.
+  function tick() {
+    const el = root.querySelector("#clock");
+    if (!el || !view.clock) return;
+    const last = events.length ? events[events.length - 1] : null;
+    if (!last || last.seq !== view.version || !last.time) {
+      el.textContent = `${view.clock.move_s} s a move`;
+      return;
+    }
+    const left = Math.max(0, Math.ceil(view.clock.move_s - (Date.now() - Date.parse(last.time)) / 1000));
+    const who = view.to_act.includes(view.you) ? "You have" : `${view.to_act.map((s) => contextFor(view, module).name(s)).join(", ")}:`;
+    el.textContent = `${who} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.classList.toggle("warn", left <= WARN_S);
+  }
+  const timer = setInterval(() => {
+    if (!stopped) tick();
+  }, 500);
 
   draw();
   // The recent log: the last few events before now, then the live feed from here.
   const start = Math.max(0, view.version - RECENT);
-  const stop = subscribe(id, start, (fresh) => {
+  const feed = subscribe(id, start, (fresh) => {
     events = events.concat(fresh).slice(-RECENT * 4);
+    for (const event of fresh) if (event.type === "TimedOut") standIn = {seat: event.data.seat, seq: event.seq};
+    const ctx = contextFor(view, module);
+    const theirs = fresh.filter((e) => typeof e.actor === "number" && e.actor !== view.you).map(ctx.describe).filter(Boolean);
+    if (theirs.length) announce.textContent = theirs.join(". ");
     if (fresh[fresh.length - 1].seq > view.version) refresh();
     else draw();
   }, {token});
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+    feed();
+  };
+  stop.poke = feed.poke;
   return stop;
-}
-
-/** The legal actions as buttons, grouped; a game may draw a form for a templated action. */
-function actionsPanel(view, module, ctx, play) {
-  const groups = new Map();
-  for (const action of view.legal_actions) {
-    const key = module.group(action, view);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(action);
-  }
-  const fold = view.legal_actions.length > FLAT_LIMIT;
-  const blocks = [...groups.entries()].map(([title, actions], index) => {
-    const buttons = h("div", {class: "buttons"}, actions.map((action) => {
-      const custom = module.custom ? module.custom(action, view, ctx, play) : null;
-      const button = h("button", {type: "button", class: "action", "data-key": JSON.stringify(action), onclick: () => play(action)}, module.label(action, view, ctx));
-      return custom ? [custom, button] : button;
-    }));
-    if (!fold) return h("div", {class: "group"}, h("h3", {}, title), buttons);
-    return h("details", {class: "group", open: index === 0}, h("summary", {}, `${title} (${actions.length})`), buttons);
-  });
-  return h("section", {class: "panel actions", id: "actions", "aria-label": "Your moves"}, h("h2", {}, "Your move"), blocks);
 }

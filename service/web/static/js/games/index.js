@@ -13,5 +13,5 @@ export const GAMES = {
 
 /** Return a game's module (a plain fallback for an unknown type). */
 export function gameModule(type) {
-  return GAMES[type] || {title: type, board: () => null, label: (a) => JSON.stringify(a), group: () => "Actions", describe: () => null};
+  return GAMES[type] || {title: type, board: () => null, label: (a) => a.type, choices: () => [], describe: () => null};
 }

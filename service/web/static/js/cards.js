@@ -1,0 +1,53 @@
+// Card and tile faces, drawn in CSS: a colour and a symbol per species (fixed per game, no two alike), the
+// printed number in the corners, the name across. The numbers come from the view; only colours live here.
+import {h} from "./dom.js";
+
+// Twelve symbols to go with the twelve palette colours (app.css .c1 … .c12): a species keeps both.
+const SYMBOLS = ["●", "▲", "■", "◆", "★", "♥", "♠", "♣", "✚", "☀", "✿", "☾"];
+
+// Presentation only (which colour a species wears), in each rulebook's order; values stay in the view.
+const PALETTES = {
+  "life-is-life": ["giraffe", "bear", "mole", "goat", "sheep", "dog", "rabbit", "pig", "cat", "mouse"],
+  "animals-on-board": ["elephant", "panda", "crocodile", "tiger", "giraffe", "lion", "zebra", "fox", "gorilla", "turtle", "rhino", "hippo"],
+  "bloede-kuh": ["sheep", "pig", "horse", "cow"],
+  // Zop Zoo's cards wear their category's colour (what a match and a side bonus depend on).
+  "zop-zoo": ["MAMMAL", "OCEAN", "BIRD", "INSECT", "SEMI-AQUATIC", "HORNS", "REPTILE", "MARSUPIAL", "ARACHNID", "MYTHICAL"],
+};
+
+// Blöde Kuh's four species wear four far-apart colours of the twelve.
+const SPREAD = {"bloede-kuh": [3, 1, 8, 6]};
+
+/** The palette slot (1-12) of a species in a game, or 0 when it has none. */
+export function slot(game, species) {
+  const list = PALETTES[game] || [];
+  const index = list.indexOf(species);
+  if (index < 0) return 0;
+  return SPREAD[game] ? SPREAD[game][index] : (index % 12) + 1;
+}
+
+/**
+ * A card face: {game, species, name, number (printed in two corners), sub (a second line), kind (extra class),
+ * small}. The accessible name says the same as the face: "Giraffe, 9".
+ */
+export function face({game, species, name, number = null, sub = null, kind = "", small = false, label = null}) {
+  const n = slot(game, species);
+  const shown = number === null || number === undefined ? null : String(number);
+  const long = String(name).length > 8 ? "long" : "";
+  return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""} ${long}`.trim(), role: "img", "aria-label": label || [name, shown, sub].filter(Boolean).join(", ")},
+    shown !== null ? h("span", {class: "num tl", "aria-hidden": "true"}, shown) : null,
+    h("span", {class: "sym", "aria-hidden": "true"}, n ? SYMBOLS[n - 1] : "◇"),
+    h("span", {class: "name", "aria-hidden": "true"}, name),
+    sub ? h("span", {class: "sub", "aria-hidden": "true"}, sub) : null,
+    shown !== null ? h("span", {class: "num br", "aria-hidden": "true"}, shown) : null);
+}
+
+/** A hidden card's back, with how many lie there ("12" on a pile). */
+export function back(count = null, label = "face down") {
+  return h("span", {class: "card back", role: "img", "aria-label": count === null ? label : `${label}: ${count}`},
+    count === null ? null : h("span", {class: "count", "aria-hidden": "true"}, String(count)));
+}
+
+/** A row of faces. */
+export function fan(items, extra = "") {
+  return h("span", {class: `fan ${extra}`.trim()}, items);
+}

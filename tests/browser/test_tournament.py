@@ -1,0 +1,59 @@
+"""A tournament entrant registers on the page, plays a round from "your games" and follows the standings."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+
+from tests.browser.support import finished, play_to_end, post, screenshot, wait
+
+
+def _post_as(base_url: str, path: str, body: dict, token: str) -> dict:
+    request = urllib.request.Request(
+        base_url + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def test_an_entrant_registers_plays_a_round_from_your_games_and_sees_the_standings(
+    browser, base_url: str, screens: Path
+) -> None:
+    created = post(
+        base_url, "/tournaments", {"game": "animals-on-board", "rounds": 1, "format": "round-robin", "table_sizes": [2]}
+    )
+    tid, organiser = created["id"], created["organiser_token"]
+    driver = browser(390, 844)
+    driver.get(f"{base_url}/#/tournament/{tid}")
+    name = wait(driver).until(EC.presence_of_element_located((By.ID, "entrant-name")))
+    name.clear()
+    name.send_keys("Ann")
+    driver.find_element(By.ID, "register-button").click()
+    wait(driver).until(EC.text_to_be_present_in_element((By.ID, "your-games"), "You are registered"))
+
+    _post_as(base_url, f"/tournaments/{tid}/register", {"bot": "heuristic"}, organiser)
+    _post_as(base_url, f"/tournaments/{tid}/start", {}, organiser)
+    play = wait(driver).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#your-games a.play-link")))
+    assert "Round 1, table 1, seat" in driver.find_element(By.ID, "your-games").text
+    assert "Table 1:" in driver.find_element(By.ID, "tournament").text
+    screenshot(driver, screens, "tournament-paired")
+    play.click()
+
+    wait(driver).until(EC.presence_of_element_located((By.ID, "turn")))
+    assert play_to_end(driver) > 0
+    assert finished(driver)
+    driver.get(f"{base_url}/#/tournament/{tid}")
+    standings = wait(driver).until(EC.presence_of_element_located((By.ID, "standings")))
+    wait(driver).until(lambda d: "finished" in d.find_element(By.CSS_SELECTOR, ".facts").text)
+    assert "Ann" in standings.text
+    rows = driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
+    assert len(rows) == 2 and all(row.find_elements(By.TAG_NAME, "td")[5].text == "1" for row in rows)
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), "sideways scroll"
+    screenshot(driver, screens, "tournament-standings")
