@@ -116,10 +116,20 @@ def granian_server(host: str, port: int, workers: int) -> Any:
     )
 
 
+def page_address(host: str, port: int) -> str:
+    """Return the address a browser on this machine opens the page at."""
+    if host in ("", "0.0.0.0", "::"):  # every interface: this machine reaches it on loopback
+        host = "127.0.0.1"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
 def serve(host: str, port: int, workers: int, server: str = "granian") -> int:
     """Serve the API: granian (or gunicorn) with `workers` processes when REDIS_URL is set, else one Flask server."""
     if os.environ.get("REDIS_URL"):
         rq_url()  # a cluster without RQ's own Redis is refused here, not in every server worker
+    # The first line a newcomer sees says where the page is, before any server's own warnings.
+    log.info("Menagerie is serving on %s (open it in a browser)", page_address(host, port))
+    if os.environ.get("REDIS_URL"):
         if server == "granian":
             granian_server(host, port, workers).serve()
         else:
