@@ -125,11 +125,14 @@ def test_an_organiser_runs_a_24_player_bloede_kuh_swiss_to_the_end_and_anyone_ca
     rows = list(csv.DictReader(io.StringIO(sheet.get_data(as_text=True))))
     assert len(rows) == 25 and [r["name"] for r in rows] == [s["name"] for s in final["standings"]]
     printed = client.get(f"/tournaments/{tid}/rounds/2/pairings", headers={"Accept": "text/plain"})
-    # Tables numbered as the API numbers them, so the sheet's number is the one `annul` takes.
+    # Tables and seats numbered as the API numbers them, so the sheet's table is the one `annul` takes.
     text = printed.get_data(as_text=True)
-    numbers = [t["table"] for t in client.get(f"/tournaments/{tid}/rounds/2/pairings").json["tables"]]
-    assert printed.mimetype == "text/plain" and numbers[0] == 0
-    assert [line.split()[1] for line in text.splitlines() if line.startswith("Table ")] == [str(n) for n in numbers]
+    tables = client.get(f"/tournaments/{tid}/rounds/2/pairings").json["tables"]
+    assert printed.mimetype == "text/plain" and tables[0]["table"] == 0 and tables[0]["seats"][0]["seat"] == 0
+    listed = [f"Table {t['table']}" for t in tables]
+    assert [line.split("   ")[0] for line in text.splitlines() if line.startswith("Table ")] == listed
+    first = tables[0]["seats"][0]
+    assert f"  seat 0: {first['name']}" in text.splitlines()
 
     # The bundle audits offline, and the ratings rebuilt from it equal the live leaderboard.
     assert client.get(f"/tournaments/{tid}/audit").json["ok"] is True
