@@ -25,6 +25,8 @@ from service.adapters.connections import rq_url
 
 log = logging.getLogger(__name__)
 
+# Server worker processes with REDIS_URL: one a core of a two-core machine (`bench/bench_http.py`).
+DEFAULT_WORKERS = 2
 # Each worker process serves `threads` requests at once; a slow client holds
 # one thread, never a whole process, and a request stuck past `timeout` gets
 # its worker restarted.
@@ -123,13 +125,14 @@ def page_address(host: str, port: int) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(host: str, port: int, workers: int, server: str = "granian") -> int:
+def serve(host: str, port: int, workers: int | None, server: str = "granian") -> int:
     """Serve the API: granian (or gunicorn) with `workers` processes when REDIS_URL is set, else one Flask server."""
     if os.environ.get("REDIS_URL"):
         rq_url()  # a cluster without RQ's own Redis is refused here, not in every server worker
     # The first line a newcomer sees says where the page is, before any server's own warnings.
     log.info("Menagerie is serving on %s (open it in a browser)", page_address(host, port))
     if os.environ.get("REDIS_URL"):
+        workers = workers or DEFAULT_WORKERS
         if server == "granian":
             granian_server(host, port, workers).serve()
         else:
@@ -140,7 +143,7 @@ def serve(host: str, port: int, workers: int, server: str = "granian") -> int:
         return 0
     from service.http import create_app
 
-    if workers != 1:
+    if workers not in (None, 1):  # asked for explicitly: say why it is not done
         log.warning("embedded mode keeps its store in memory: one process serves, not %d", workers)
     create_app().run(host=host, port=port, threaded=True)
     return 0
