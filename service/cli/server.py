@@ -8,7 +8,7 @@ third less CPU a move than gunicorn's gthread workers and serves 1.5 to 3
 times the moves a second on the same two cores (`bench/bench_http.py
 --server granian|gthread`), and the fault tests and the fault run pass on it
 (a killed worker process is started again). What it cannot parse it answers
-itself with an empty 400, 414 or 431 (gunicorn: an HTML page); see the README.
+itself with an empty 400, 414 or 431 (gunicorn: an HTML page); see docs/operators.md.
 `--server gunicorn` keeps gunicorn for those who run it already.
 """
 
@@ -45,7 +45,7 @@ GRANIAN_KILL_TIMEOUT_S = 10
 # sees it. Its limits are set at their most generous, so that every request a
 # client can reasonably send reaches the app and gets a JSON error; only an
 # abusive one (a request line over 8190 bytes, over 200 header fields, a field
-# over 8190 bytes) gets gunicorn's HTML 414, 431 or 400 (see the README).
+# over 8190 bytes) gets gunicorn's HTML 414, 431 or 400 (see docs/operators.md).
 LIMITS = {"limit_request_line": 8190, "limit_request_fields": 200, "limit_request_field_size": 8190}
 
 
