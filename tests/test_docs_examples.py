@@ -89,11 +89,16 @@ def test_the_server_says_where_the_page_is_as_its_first_line(served):
     assert f"Menagerie is serving on {url}/ (open it in a browser)" in first_line
 
 
-@pytest.mark.parametrize("path", [README, *GUIDES], ids=lambda path: path.name)
+WITH_EXAMPLES = [path for path in (README, *GUIDES) if examples(path)]
+
+
+def test_the_readme_and_the_guides_for_integrators_organisers_and_auditors_have_examples():
+    assert {path.name for path in WITH_EXAMPLES} >= {"README.md", "integrators.md", "organisers.md", "auditors.md"}
+
+
+@pytest.mark.parametrize("path", WITH_EXAMPLES, ids=lambda path: path.name)
 def test_the_marked_examples_run_as_written(path: Path, served, tmp_path):
     blocks = examples(path)
-    if not blocks:
-        pytest.skip(f"{path.name} has no marked examples")
     url, _ = served
     script = ["set -euo pipefail"]
     for line, block in blocks:
