@@ -317,12 +317,13 @@ def test_the_bot_author_example_waits_on_the_stream_while_a_human_thinks(generat
                     time.sleep(0.01)  # the test's own seat waits for its turn
                     continue
                 if held < 3:
-                    # The example's seat waits on this human now. It may still be reading the view the last
-                    # event led to, but a polling bot would read it again and again (hundreds of times).
+                    # The example's seat waits on this human now. It may still be reading the views the last
+                    # events (its own move's, the heuristic's) led to, but a polling bot reads its view again
+                    # and again: dozens of times in these 0.3 s.
                     wait_for(lambda: streams, 60, "the example to open the game's stream")
                     before = len(reads)
                     time.sleep(0.3)
-                    assert len(reads) - before <= 1, "the example kept reading its view while nothing happened"
+                    assert len(reads) - before <= 3, "the example kept reading its view while nothing happened"
                     held += 1
                 client.post(f"/games/{game_id}/actions", json={"action": view["legal_actions"][0]}, headers=mine)
             out, err = example.communicate(timeout=120)
