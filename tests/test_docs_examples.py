@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from tests.support.processes import free_port, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -60,12 +60,23 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_for(lambda: _answers(f"{url}/health") or server.poll() is not None, 60, "the server to answer")
+        deadline = time.monotonic() + 60
+        while not _answers(f"{url}/health") and server.poll() is None:
+            assert time.monotonic() < deadline, "the server did not answer within 60 s"
+            time.sleep(0.05)
         assert server.poll() is None, log.read_text()
         yield url, log.read_text().splitlines()[0]
     finally:
         server.terminate()
         server.wait(30)
+
+
+def free_port() -> int:
+    """Return a loopback port nobody listens on now."""
+    # Not tests.support.processes: the tests beside the layers import no Redis client (tests/domain/test_layer.py).
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def _answers(url: str) -> bool:
