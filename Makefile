@@ -3,8 +3,8 @@
 # Debian's own first. Debian's python3.11 has libpython linked in and is built
 # optimised; pyenv's default build (a shared libpython, no profile-guided
 # optimisation) runs the server with 12% more instructions and about 18% more
-# CPU a move (bench/bench_server_instructions.py, bench/bench_http.py; README,
-# "Performance"). Any Python 3.11 works: `make setup PYTHON=python3.11`.
+# CPU a move (bench/bench_server_instructions.py, bench/bench_http.py;
+# docs/benchmarks.md). Any Python 3.11 works: `make setup PYTHON=python3.11`.
 PYTHON ?= $(shell for p in /usr/bin/python3.11 python3.11 python3; do \
   $$p -c 'import sys, venv, ensurepip; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null && { echo $$p; exit; }; \
   done; echo python3)
@@ -12,7 +12,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run worker test lint format bench ladder fuzz clean
+.PHONY: setup run worker test lint docs format bench ladder fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ lint: setup  ## ruff (lint and format check) and mypy on production code
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+docs: setup  ## the docs site (docs/, mkdocs.yml) into site/; --strict: a broken link or a missing page fails
+	$(BIN)/mkdocs build --strict
 
 format: setup  ## apply ruff's formatting and safe fixes
 	$(BIN)/ruff check --fix .
@@ -63,4 +66,4 @@ fuzz: setup  ## schemathesis (all checks, seeded) against the service at FUZZ_UR
 	  --seed 1 --workers 1 --report junit --report-dir .schemathesis
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .schemathesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .schemathesis site

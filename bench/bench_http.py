@@ -13,9 +13,8 @@ legal action. Prints moves/s, POST and GET p50/p99, server CPU ms per move
 each level runs for --seconds at most; loopback only. Removes its keys.
 
 `--aof` then runs the same levels on a redis-server of its own that syncs its
-append-only file on every write (`appendfsync always`, as the README's
-deployment section advises and as issue 15 was measured; the Redis at
-REDIS_URL may keep nothing on disk), store and RQ both on it. `--cluster` then
+append-only file on every write (`appendfsync always`, as docs/operators.md
+advises; the Redis at REDIS_URL may keep nothing on disk), store and RQ both on it. `--cluster` then
 runs them with the store on a 3-master Redis Cluster of its own
 (`tests/support/cluster.py`, from the installed redis-server), RQ staying on
 the Redis at REDIS_URL. Their rows print beside the single-node ones.
@@ -288,7 +287,7 @@ def main() -> int:
     parser.add_argument("--clients", default="1,4,16,32")
     parser.add_argument("--seconds", type=float, default=10.0)
     # What `menagerie serve` runs by default: on two cores 2 processes take less CPU a
-    # move than 4 (README, "Performance"); earlier figures were taken with 4.
+    # move than 4 (docs/benchmarks.md); earlier figures were taken with 4.
     parser.add_argument("--workers", type=int, default=2, help="server worker processes (menagerie serve's default)")
     parser.add_argument(
         "--server",

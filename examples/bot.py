@@ -1,32 +1,47 @@
 """A bot author's example: play one Menagerie game against the server's bots with the generated client.
 
-Generate the client first (see README, "Integrating"), then:
+Generate the client first (README, "Write a bot"), then:
 
-    PYTHONPATH=generated python examples/bot.py --url http://127.0.0.1:8000 --game bloede-kuh
+    PYTHONPATH=generated .venv/bin/python examples/bot.py --url http://127.0.0.1:8000 --game bloede-kuh
 
-It uses the five calls a bot needs: create a game (or join one), read the view,
-post one of its legal actions, and, once the game is over, read the log.
-Everything it touches is a typed model of the generated package.
+It takes a seat (creates a game, or joins one), reads its view, posts one of
+its legal actions when it may act and otherwise waits on the game's live
+stream (`GET /games/{id}/stream`, Server-Sent Events) for the next event. It
+keeps the hash of every event the server acknowledged to it (its receipts)
+in a file, and once the game is over checks them against the published log:
+a history published later that differs from what the bot was told would not
+match. Everything but the stream is a typed call of the generated package.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
+import httpx
 from menagerie_client import AuthenticatedClient, Client
-from menagerie_client.api.default import create_game, get_events, get_game, join_game, post_action
+from menagerie_client.api.audit import export_game
+from menagerie_client.api.games import create_game, get_game, join_game, post_action
 from menagerie_client.models import (
+    ActionResult,
     BotKind,
     CreateGame,
     Error,
+    GameExport,
     GameView,
     JoinGame,
     PostAction,
     SeatSpec,
     Status,
 )
+
+# The stream sends a heartbeat every 15 s: a minute without a byte is a lost connection.
+STREAM_TIMEOUT = httpx.Timeout(10.0, read=60.0)
 
 
 def pick(view: GameView, rng: random.Random) -> object:
@@ -35,60 +50,116 @@ def pick(view: GameView, rng: random.Random) -> object:
     return rng.choice(moves or view.legal_actions)
 
 
+def new_key() -> str:
+    """Return a fresh Idempotency-Key: random and long, since whoever knows it gets the answer."""
+    return str(uuid.uuid4())
+
+
+def event_versions(lines: Iterator[str]) -> Iterator[int]:
+    """Yield the version (`id:`) of each event a Server-Sent Events stream delivers."""
+    for line in lines:
+        if line.startswith("id:"):
+            yield int(line[3:].strip())
+
+
+def take_seat(args: argparse.Namespace, public: Client) -> tuple[str, str] | None:
+    """Create a game against the server's bots, or join a waiting one; return (game id, seat token)."""
+    if args.join:
+        seat = join_game.sync(args.join, client=public, body=JoinGame(name="example-bot"), idempotency_key=new_key())
+        if isinstance(seat, Error) or seat is None:
+            print(f"could not join: {seat}", file=sys.stderr)
+            return None
+        return args.join, seat.token
+    bots = [SeatSpec(bot=BotKind.HEURISTIC) for _ in range(args.seats - 1)]
+    body = CreateGame(game=args.game, seats=[SeatSpec(name="example-bot"), *bots])
+    if args.seed:
+        body.seed = args.seed
+    created = create_game.sync(client=public, body=body, idempotency_key=new_key())
+    if isinstance(created, Error) or created is None:
+        print(f"could not create: {created}", file=sys.stderr)
+        return None
+    return created.id, created.seats[0].token
+
+
+def play(game_id: str, me: AuthenticatedClient, rng: random.Random, receipts: Path) -> GameView | None:
+    """Play the seat to the end of the game; append a receipt for every acknowledged event; return the last view."""
+    view = get_game.sync(game_id, client=me)
+    if not isinstance(view, GameView):
+        print(f"could not read the game: {view}", file=sys.stderr)
+        return None
+    if view.status == Status.FINISHED:
+        return view
+    # One stream for the whole game, from the version this view shows: it closes after GameEnded.
+    path = f"/games/{game_id}/stream"
+    with me.get_httpx_client().stream("GET", path, params={"after": view.version}, timeout=STREAM_TIMEOUT) as live:
+        if live.status_code != 200:
+            print(f"could not open the stream: {live.status_code} {live.read()!r}", file=sys.stderr)
+            return None
+        versions = event_versions(live.iter_lines())
+        while view.status != Status.FINISHED:
+            if view.legal_actions:
+                # One action, posted verbatim; expected_version makes a stale decision a 409, not a wrong move.
+                body = PostAction(action=pick(view, rng), expected_version=view.version)
+                answer = post_action.sync_detailed(game_id, client=me, body=body, idempotency_key=new_key())
+                if isinstance(answer.parsed, ActionResult):
+                    with receipts.open("a") as kept:
+                        for event in answer.parsed.events:
+                            kept.write(json.dumps({"seq": event.seq, "hash": event.hash_}) + "\n")
+                elif answer.status_code != 409:  # 409: the game moved on first; read it again
+                    print(f"refused: {answer.parsed}", file=sys.stderr)
+                    return None
+            else:
+                # Not this seat's turn: wait for the first event this view does not show yet
+                # (or for the stream's end, after GameEnded; the view read next says so).
+                next((v for v in versions if v > view.version), None)
+            view = get_game.sync(game_id, client=me)
+            if not isinstance(view, GameView):
+                print(f"could not read the game: {view}", file=sys.stderr)
+                return None
+    return view
+
+
+def check_receipts(game_id: str, public: Client, receipts: Path) -> bool:
+    """Tell whether every acknowledged event's hash is the published log's hash at its position."""
+    published = export_game.sync(game_id, client=public)
+    if not isinstance(published, GameExport):
+        print(f"could not read the export: {published}", file=sys.stderr)
+        return False
+    hashes = {event.seq: event.hash_ for event in published.events}
+    kept = [json.loads(line) for line in receipts.read_text().splitlines()] if receipts.exists() else []
+    wrong = [r for r in kept if hashes.get(r["seq"]) != r["hash"]]
+    for receipt in wrong:
+        print(f"receipt for event {receipt['seq']} does not match the published log", file=sys.stderr)
+    print(
+        f"receipts: {len(kept)} acknowledged events kept in {receipts}, {len(kept) - len(wrong)} in the published log"
+    )
+    return not wrong
+
+
 def main() -> int:
-    """Play one game to the end and print its result."""
+    """Play one game to the end, print its result and check the receipts."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--game", default="bloede-kuh")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--join", help="join this waiting game instead of creating one")
     parser.add_argument("--seed", help="fix the deal (optional)")
+    parser.add_argument("--receipts", help="the file to keep receipts in (default: receipts-<game id>.jsonl)")
     args = parser.parse_args()
     public = Client(base_url=args.url)
     rng = random.Random(args.seed)
 
-    # 1. A seat: create a game against the server's bots, or join an open seat of a waiting game.
-    if args.join:
-        seat = join_game.sync(args.join, client=public, body=JoinGame(name="example-bot"))
-        if isinstance(seat, Error) or seat is None:
-            print(f"could not join: {seat}", file=sys.stderr)
-            return 1
-        game_id, token = args.join, seat.token
-    else:
-        bots = [SeatSpec(bot=BotKind.HEURISTIC) for _ in range(args.seats - 1)]
-        body = CreateGame(game=args.game, seats=[SeatSpec(name="example-bot"), *bots])
-        if args.seed:
-            body.seed = args.seed
-        created = create_game.sync(client=public, body=body)
-        if isinstance(created, Error) or created is None:
-            print(f"could not create: {created}", file=sys.stderr)
-            return 1
-        game_id, token = created.id, created.seats[0].token
-    me = AuthenticatedClient(base_url=args.url, token=token)
-
-    while True:
-        # 2. The view: what this seat may see, and its legal actions.
-        view = get_game.sync(game_id, client=me)
-        if not isinstance(view, GameView):
-            print(f"could not read the game: {view}", file=sys.stderr)
-            return 1
-        if view.status == Status.FINISHED:
-            break
-        if not view.legal_actions:
-            continue  # another seat (a human) is to act; a real bot would wait a moment here
-        # 3. One action, posted verbatim; expected_version makes a stale decision a 409, not a wrong move.
-        answer = post_action.sync_detailed(
-            game_id, client=me, body=PostAction(action=pick(view, rng), expected_version=view.version)
-        )
-        if answer.status_code not in (200, 409):
-            print(f"refused: {answer.parsed}", file=sys.stderr)
-            return 1
-
-    # 4. The log, whole once the game is over (the seed is revealed in its last event).
-    log = get_events.sync(game_id, client=public, limit=10000)
+    seat = take_seat(args, public)
+    if seat is None:
+        return 1
+    game_id, token = seat
+    receipts = Path(args.receipts or f"receipts-{game_id}.jsonl")
+    view = play(game_id, AuthenticatedClient(base_url=args.url, token=token), rng, receipts)
+    if view is None:
+        return 1
     assert view.result is not None
-    print(f"game {game_id} ({view.game}) finished: places {view.result.places}, {len(log.events)} events")
-    return 0
+    print(f"game {game_id} ({view.game}) finished: places {view.result.places}")
+    return 0 if check_receipts(game_id, public, receipts) else 1
 
 
 if __name__ == "__main__":

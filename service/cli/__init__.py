@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the JSON API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=2, help="server worker processes (with REDIS_URL)")
+    serve.add_argument("--workers", type=int, default=None, help="server worker processes (with REDIS_URL; default 2)")
     serve.add_argument(
         "--server", choices=("granian", "gunicorn"), default="granian", help="the HTTP server (with REDIS_URL)"
     )

@@ -14,6 +14,7 @@ from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
 from projections.game import game_view
+from service.cli.files import export_lines
 from service.errors import GameNotFound, ServiceError
 
 if TYPE_CHECKING:
@@ -61,8 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    with open(path, encoding="utf-8") as lines:
-        return read_export(lines)
+    return read_export(export_lines(path))
 
 
 def _audit(path: str, receipts: str | None = None) -> int:
@@ -130,14 +130,14 @@ def _services() -> Services:
 
 
 def _import(path: str) -> int:
-    with open(path, encoding="utf-8") as lines:
-        try:
-            game_id = _services().archive.import_lines(lines)
-        except ExportFormatError:
-            raise
-        except (DomainError, ServiceError) as error:
-            print(f"{path}: {error.message}", file=sys.stderr)
-            return 1
+    lines = export_lines(path)
+    try:
+        game_id = _services().archive.import_lines(lines)
+    except ExportFormatError:
+        raise
+    except (DomainError, ServiceError) as error:
+        print(f"{path}: {error.message}", file=sys.stderr)
+        return 1
     print(f"imported {game_id}")
     return 0
 

@@ -16,6 +16,7 @@ from domain.ratings import counts, identity, leaderboard, rebuild
 from domain.tournament.audit import audit_bundle
 from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
 from domain.tournament.bundle import read_bundle
+from service.cli.files import export_lines
 
 
 def add_parsers(commands: Any) -> None:
@@ -48,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _audit_tournament(path: str) -> int:
-    with open(path, encoding="utf-8") as lines:
-        bundle = read_bundle(lines)
+    bundle = read_bundle(export_lines(path))
     report = audit_bundle(bundle)
     name = f"{bundle.head.get('game')} tournament {bundle.head.get('id')}"
     if report.ok:
@@ -63,8 +63,7 @@ def _audit_tournament(path: str) -> int:
 def _rebuild(paths: list[str], only: str | None) -> int:
     games: dict[str, list[dict[str, Any]]] = {}
     for path in paths:
-        with open(path, encoding="utf-8") as lines:
-            text = lines.read().splitlines(keepends=True)
+        text = export_lines(path)
         if text and json.loads(text[0]).get("format") == BUNDLE_FORMAT:
             for game_id, file in read_bundle(text).games.items():
                 if is_complete(file.head):

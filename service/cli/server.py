@@ -8,7 +8,7 @@ third less CPU a move than gunicorn's gthread workers and serves 1.5 to 3
 times the moves a second on the same two cores (`bench/bench_http.py
 --server granian|gthread`), and the fault tests and the fault run pass on it
 (a killed worker process is started again). What it cannot parse it answers
-itself with an empty 400, 414 or 431 (gunicorn: an HTML page); see the README.
+itself with an empty 400, 414 or 431 (gunicorn: an HTML page); see docs/operators.md.
 `--server gunicorn` keeps gunicorn for those who run it already.
 """
 
@@ -25,6 +25,8 @@ from service.adapters.connections import rq_url
 
 log = logging.getLogger(__name__)
 
+# Server worker processes with REDIS_URL: one a core of a two-core machine (`bench/bench_http.py`).
+DEFAULT_WORKERS = 2
 # Each worker process serves `threads` requests at once; a slow client holds
 # one thread, never a whole process, and a request stuck past `timeout` gets
 # its worker restarted.
@@ -43,7 +45,7 @@ GRANIAN_KILL_TIMEOUT_S = 10
 # sees it. Its limits are set at their most generous, so that every request a
 # client can reasonably send reaches the app and gets a JSON error; only an
 # abusive one (a request line over 8190 bytes, over 200 header fields, a field
-# over 8190 bytes) gets gunicorn's HTML 414, 431 or 400 (see the README).
+# over 8190 bytes) gets gunicorn's HTML 414, 431 or 400 (see docs/operators.md).
 LIMITS = {"limit_request_line": 8190, "limit_request_fields": 200, "limit_request_field_size": 8190}
 
 
@@ -116,12 +118,23 @@ def granian_server(host: str, port: int, workers: int) -> Any:
     )
 
 
-def serve(host: str, port: int, workers: int, server: str = "granian") -> int:
+def page_address(host: str, port: int) -> str:
+    """Return the address a browser on this machine opens the page at."""
+    if host in ("", "0.0.0.0", "::"):  # every interface: this machine reaches it on loopback
+        host = "127.0.0.1"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def serve(host: str, port: int, workers: int | None, server: str = "granian") -> int:
     """Serve the API: granian (or gunicorn) with `workers` processes when REDIS_URL is set, else one Flask server."""
     # Whoever starts the server is told where to play (the page), not only where the API listens.
     print(f"Menagerie: open http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/ to play", flush=True)
     if os.environ.get("REDIS_URL"):
         rq_url()  # a cluster without RQ's own Redis is refused here, not in every server worker
+    # The first line a newcomer sees says where the page is, before any server's own warnings.
+    log.info("Menagerie is serving on %s (open it in a browser)", page_address(host, port))
+    if os.environ.get("REDIS_URL"):
+        workers = workers or DEFAULT_WORKERS
         if server == "granian":
             granian_server(host, port, workers).serve()
         else:
@@ -132,7 +145,7 @@ def serve(host: str, port: int, workers: int, server: str = "granian") -> int:
         return 0
     from service.http import create_app
 
-    if workers != 1:
+    if workers not in (None, 1):  # asked for explicitly: say why it is not done
         log.warning("embedded mode keeps its store in memory: one process serves, not %d", workers)
     create_app().run(host=host, port=port, threaded=True)
     return 0

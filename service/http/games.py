@@ -22,7 +22,7 @@ from service.errors import (
 from service.http.actions import load_action
 from service.http.auth import acting_seat, caller_seat
 from service.http.bot_games import bot_game_place
-from service.http.requests import body, query, services
+from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
     ACTION,
     CREATE_GAME,
@@ -185,10 +185,14 @@ def _secret_idempotency_key() -> str | None:
 
 @games.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Any:
-    """Stream the game as NDJSON (one JSON document on request): redacted for the caller in play, whole after."""
+    """Return the game as one JSON document (NDJSON on request): redacted for the caller in play, whole after.
+
+    JSON unless the client prefers NDJSON: a client generated from openapi.yaml
+    sends `Accept: */*` and parses JSON, and so does any JSON client.
+    """
     seat = caller_seat(services().repository.cached(game_id))
     lines = services().archive.export(game_id, seat)
-    if request.accept_mimetypes.best_match(["application/x-ndjson", "application/json"]) == "application/json":
+    if not prefers("application/x-ndjson"):
         header, *events = (orjson.loads(line) for line in lines)
         return jsonify({"header": header, "events": events})
     headers = {"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'}

@@ -20,6 +20,12 @@ MAX_DEPTH = 32  # no request needs more; deeper values cannot be stored as they 
 MAX_INTEGER = 2**63 - 1  # what every JSON encoder and Redis script on the way keeps exact
 
 
+def prefers(mimetype: str) -> bool:
+    """Tell whether the Accept header prefers `mimetype` to JSON (`*/*` or no Accept: JSON, the API's own form)."""
+    accept = request.accept_mimetypes
+    return accept[mimetype] > accept["application/json"]
+
+
 def services() -> Services:
     """Return the services wired into the app."""
     services: Services = current_app.extensions["menagerie"]

@@ -26,7 +26,7 @@ from service.errors import (
     UnknownGameType,
 )
 from service.http.auth import require_organiser, tournament_caller
-from service.http.requests import body, query, services
+from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
     ANNUL,
     CREATE_TOURNAMENT,
@@ -151,7 +151,7 @@ def annul(tournament_id: str) -> Any:
 def get_standings(tournament_id: str) -> Any:
     """Return the standings: JSON, or CSV with `Accept: text/csv`."""
     tournament = service().check(service().load(tournament_id))
-    if _prefers("text/csv"):
+    if prefers("text/csv"):
         filename = f"{tournament.id}-standings.csv"
         headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
         return Response(standings_csv(tournament), mimetype="text/csv", headers=headers)
@@ -167,16 +167,16 @@ def get_pairings(tournament_id: str, round_number: int) -> Any:
     listed = pairings(tournament, round_number, request.host_url) if round_number <= MAX_ROUNDS else None
     if listed is None:
         raise RoundNotFound(f"tournament {tournament.id} has no round {round_number}", round=round_number)
-    if _prefers("text/plain"):
+    if prefers("text/plain"):
         return Response(pairings_text(listed), mimetype="text/plain")
     return jsonify(listed)
 
 
 @tournaments.get("/tournaments/<tournament_id>/export")
 def export_tournament(tournament_id: str) -> Any:
-    """Return a finished tournament's bundle: its stream and every recorded game's export, as NDJSON."""
+    """Return a finished tournament's bundle, its stream and every game's export: JSON, or NDJSON on request."""
     lines = list(service().export(tournament_id))  # built whole, so a failure is an error, not a cut file
-    if request.accept_mimetypes.best_match(["application/x-ndjson", "application/json"]) == "application/json":
+    if not prefers("application/x-ndjson"):
         return jsonify({"lines": [orjson.loads(line) for line in lines]})
     headers = {"Content-Disposition": f'attachment; filename="{tournament_id}.ndjson"'}
     return Response(lines, mimetype="application/x-ndjson", headers=headers)
@@ -186,12 +186,6 @@ def export_tournament(tournament_id: str) -> Any:
 def audit_tournament(tournament_id: str) -> Any:
     """Audit a finished tournament: every game, every result, every pairing and the final standings."""
     return jsonify(service().audit(tournament_id).to_dict())
-
-
-def _prefers(mimetype: str) -> bool:
-    """Tell whether the Accept header prefers `mimetype` to JSON."""
-    best = request.accept_mimetypes.best_match(["application/json", mimetype], default="application/json")
-    return best == mimetype and request.accept_mimetypes[mimetype] > request.accept_mimetypes["application/json"]
 
 
 @tournaments.get("/leaderboards/<game>")

@@ -38,7 +38,7 @@ def finish(client, game_id: str, token: str) -> dict:
 
 
 def export(client, game_id: str, headers: dict | None = None) -> list[dict]:
-    response = client.get(f"/games/{game_id}/export", headers=headers or {})
+    response = client.get(f"/games/{game_id}/export", headers={"Accept": "application/x-ndjson", **(headers or {})})
     assert response.status_code == 200 and response.mimetype == "application/x-ndjson"
     return [json.loads(line) for line in response.get_data(as_text=True).splitlines()]
 
@@ -112,6 +112,21 @@ def test_the_offline_audit_names_the_game_by_its_chain_and_fails_a_header_that_s
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert menagerie(["audit", str(path)]) == 1
     assert "FAIL" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("accept", [None, "*/*", "application/json"])
+def test_a_client_not_asking_for_ndjson_gets_the_export_as_one_json_document_that_audits_offline(
+    client, tmp_path, accept
+):
+    game_id, token = new_game(client)
+    finish(client, game_id, token)
+    response = client.get(f"/games/{game_id}/export", headers={"Accept": accept} if accept else {})
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    check_response("/games/{id}/export", "get", response)
+    assert [response.json["header"], *response.json["events"]] == export(client, game_id)
+    path = tmp_path / "game.json"
+    path.write_bytes(response.get_data())
+    assert menagerie(["audit", str(path)]) == 0
 
 
 def test_audit_and_export_answer_404_for_unknown_games_and_403_during_play(client):

@@ -13,7 +13,7 @@ was not) is left to it, and the game would wait for it for ever without one.
 
 What this does not claim: Redis Cluster replicates asynchronously, so a move
 acknowledged by a master in the instant before it dies, and not yet copied to
-its replica, is lost with it (Redis's own limit, stated in the README). The
+its replica, is lost with it (Redis's own limit, stated in docs/operators.md). The
 test waits for the replica to have every acknowledged write before the kill
 (`WAIT`), so it checks what the service does, not Redis's replication window.
 """
@@ -142,7 +142,7 @@ def _play_through_a_failover(replicated: OwnCluster, store: RedisCluster, servic
         )
 
     after = players.statuses - collections.Counter(before)
-    print(f"\nanswers after the kill of a master: {dict(after)}")  # the figure in the README
+    print(f"\nanswers after the kill of a master: {dict(after)}")  # the figure in docs/benchmarks.md
     assert set(players.statuses) <= {200, 503}, dict(players.statuses)  # never a 500
     assert after[200] > 0
     for game_id in players.games:

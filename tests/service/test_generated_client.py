@@ -8,11 +8,13 @@ the JSON the server sent.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,7 +24,9 @@ import pytest
 
 from domain.chance import seed_of
 from service.bootstrap import build
-from tests.support.live_server import comparable, generate_client, import_client, serving
+from service.http import create_app
+from tests.support.live_server import comparable, generate_client, import_client, serving, serving_app
+from tests.support.processes import wait_for
 
 EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "bot.py"
 SEATS = {"life-is-life": 3, "animals-on-board": 3, "bloede-kuh": 3, "zop-zoo": 2}
@@ -49,12 +53,18 @@ def base_url() -> Any:
         yield url
 
 
+def operation_module(mc: ModuleType, operation: str) -> ModuleType:
+    """Return the generated module of an operation, under its tag's package (`api.games`, `api.audit`, ...)."""
+    api = Path(mc.__file__).parent / "api"
+    (tag,) = [folder.name for folder in api.iterdir() if (folder / f"{operation}.py").exists()]
+    return importlib.import_module(f"{mc.__name__}.api.{tag}.{operation}")
+
+
 class Api:
     """Calls the generated functions and checks each typed answer against the JSON on the wire."""
 
     def __init__(self, mc: ModuleType, base_url: str) -> None:
         self.mc, self.base_url = mc, base_url
-        self.default = __import__(f"{mc.__name__}.api.default", fromlist=["*"])
         self.models = __import__(f"{mc.__name__}.models", fromlist=["*"])
 
     def client(self, token: str | None = None, **headers: str) -> Any:
@@ -65,7 +75,7 @@ class Api:
 
     def call(self, operation: str, *args: Any, expect: int = 200, **kwargs: Any) -> Any:
         """Call an operation; assert its status and that the parsed model round-trips to the body."""
-        module = __import__(f"{self.mc.__name__}.api.default.{operation}", fromlist=["sync_detailed"])
+        module = operation_module(self.mc, operation)
         response = module.sync_detailed(*args, **kwargs)
         assert response.status_code == expect, response.content
         parsed = response.parsed
@@ -180,7 +190,8 @@ def test_an_all_human_game_joined_through_the_join_route_replays_exports_and_aud
     opened = api.call("get_game", created.id, client=api.client(), open_=True)
     assert opened.state.hands and opened.state.set_aside is not api.mc.types.UNSET
 
-    exported = api.call("export_game", created.id, client=api.client(Accept="application/json"))
+    # The default call, no header of ours: the server answers JSON unless NDJSON is asked for.
+    exported = api.call("export_game", created.id, client=api.client())
     assert exported.header.format_ == m.ExportHeaderFormat.MENAGERIE_GAME1 and not exported.header.redacted
     assert len(exported.events) == final.version and isinstance(exported.events[0], m.GameCreatedEvent)
     report = api.call("audit_game", created.id, client=api.client())
@@ -242,16 +253,83 @@ def test_tournaments_all_bots_and_the_organiser_flow(api):
     assert {p.player for p in board.players} >= {"ann", "bot:random", "bot:heuristic"}
 
 
-def test_the_bot_author_example_plays_a_game_to_the_end(generated, base_url):
+def counted(app: Any, reads: list[str], skip_token: str | None = None, streams: list[str] | None = None) -> Any:
+    """Wrap the app so that every view read (GET /games/<id>) not made with `skip_token` is listed in `reads`.
+
+    Streams opened are listed in `streams`.
+    """
+    inner = app.wsgi_app
+
+    def counting(environ: dict[str, Any], start_response: Any) -> Any:
+        path = environ["PATH_INFO"]
+        if streams is not None and path.endswith("/stream"):
+            streams.append(path)
+        if environ["REQUEST_METHOD"] == "GET" and path.startswith("/games/") and path.count("/") == 2:
+            if skip_token is None or environ.get("HTTP_AUTHORIZATION") != f"Bearer {skip_token}":
+                reads.append(path)
+        return inner(environ, start_response)
+
+    app.wsgi_app = counting
+    return app
+
+
+def run_example(generated: tuple[Path, str], url: str, *args: str) -> subprocess.Popen[str]:
+    """Start examples/bot.py against `url` with the generated client on its path."""
     into, _ = generated
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(into), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLE), "--url", base_url, "--game", "bloede-kuh", "--seed", "example"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "finished: places" in done.stdout
+    command = [sys.executable, str(EXAMPLE), "--url", url, *args]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def test_the_bot_author_example_plays_to_the_end_and_checks_its_receipts(generated, tmp_path):
+    # As `make run` serves: the bots play on a thread of their own.
+    services = build(fakeredis.FakeRedis(), "bot-example", inline_jobs=True, background_jobs=True, embedded=True)
+    reads: list[str] = []
+    receipts = tmp_path / "receipts.jsonl"
+    with serving_app(counted(create_app(services), reads)) as url:
+        example = run_example(generated, url, "--game", "bloede-kuh", "--seed", "example", "--receipts", str(receipts))
+        out, err = example.communicate(timeout=300)
+    assert example.returncode == 0, out + err
+    game_id = out.split()[1]
+    assert f"game {game_id} (bloede-kuh) finished: places" in out
+    kept = [json.loads(line) for line in receipts.read_text().splitlines()]
+    assert kept and all(len(receipt["hash"]) == 64 for receipt in kept)
+    assert f"receipts: {len(kept)} acknowledged events kept in {receipts}, {len(kept)} in the published log" in out
+    # A view read follows the bot's own move or an event on the stream, never more.
+    assert 0 < len(reads) <= services.repository.load(game_id).version + 1
+
+
+def test_the_bot_author_example_waits_on_the_stream_while_a_human_thinks(generated, tmp_path):
+    services = build(fakeredis.FakeRedis(), "bot-example-wait", inline_jobs=True, background_jobs=True, embedded=True)
+    app = create_app(services)
+    client = app.test_client()
+    seats = [{"name": "tester"}, {}, {"bot": "heuristic"}]
+    created = client.post("/games", json={"game": "bloede-kuh", "seats": seats, "seed": "wait"}).json
+    game_id, token = created["id"], created["seats"][0]["token"]
+    mine = {"Authorization": f"Bearer {token}"}
+    reads: list[str] = []
+    streams: list[str] = []
+    with serving_app(counted(app, reads, skip_token=token, streams=streams)) as url:
+        example = run_example(generated, url, "--join", game_id, "--receipts", str(tmp_path / "r.jsonl"))
+        try:
+            held = 0
+            while (view := client.get(f"/games/{game_id}", headers=mine).json)["status"] != "finished":
+                if not view["legal_actions"]:
+                    time.sleep(0.01)  # the test's own seat waits for its turn
+                    continue
+                if held < 3:
+                    # The example's seat waits on this human now. It may still be reading the views the last
+                    # events (its own move's, the heuristic's) led to, but a polling bot reads its view again
+                    # and again: dozens of times in these 0.3 s.
+                    wait_for(lambda: streams, 60, "the example to open the game's stream")
+                    before = len(reads)
+                    time.sleep(0.3)
+                    assert len(reads) - before <= 3, "the example kept reading its view while nothing happened"
+                    held += 1
+                client.post(f"/games/{game_id}/actions", json={"action": view["legal_actions"][0]}, headers=mine)
+            out, err = example.communicate(timeout=120)
+        finally:
+            if example.poll() is None:
+                example.kill()
+    assert example.returncode == 0, out + err
+    assert held == 3 and f"game {game_id} (bloede-kuh) finished" in out

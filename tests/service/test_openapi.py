@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import yaml
@@ -11,7 +12,8 @@ from openapi_spec_validator import validate
 from domain.game import CORE_EVENTS
 from service.http import create_app
 
-SPEC = yaml.safe_load((Path(__file__).parent.parent.parent / "openapi.yaml").read_text())
+ROOT = Path(__file__).parent.parent.parent
+SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text())
 
 
 def test_the_spec_is_valid_openapi():
@@ -36,3 +38,19 @@ def test_every_core_event_has_a_schema():
     """The events every game shares (a move clock's `TimedOut` among them) are typed in the spec."""
     mapping = SPEC["components"]["schemas"]["Event"]["discriminator"]["mapping"]
     assert CORE_EVENTS <= set(mapping)
+
+
+AREAS = {"games", "tournaments", "streams", "audit", "service"}
+
+
+def test_the_spec_version_is_the_package_version():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert SPEC["info"]["version"] == project["version"]
+
+
+def test_every_operation_is_tagged_with_one_described_area():
+    assert {tag["name"] for tag in SPEC["tags"]} == AREAS and all(tag["description"] for tag in SPEC["tags"])
+    for path, item in SPEC["paths"].items():
+        for method, operation in item.items():
+            if method != "parameters":
+                assert len(operation["tags"]) == 1 and operation["tags"][0] in AREAS, f"{method} {path}"

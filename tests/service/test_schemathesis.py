@@ -9,7 +9,7 @@ and schemathesis checks that each route needing a token refuses the request
 without it. Seeded and bounded, so the suite
 runs the same examples every time; the stateful run follows the spec's links
 (create a game, then read, act on, export and audit it).
-The live 10-minute run against `make run` is `make fuzz` (README).
+The live 10-minute run against `make run` is `make fuzz` (docs/contributors.md).
 """
 
 from __future__ import annotations

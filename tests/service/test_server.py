@@ -60,6 +60,8 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
 def test_the_server_serves_games_answers_json_errors_and_replaces_a_killed_worker(served):
     api, server, processes = served
     wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "the server to answer")
+    first_line = processes.log("api").splitlines()[0]
+    assert f"Menagerie is serving on {api}/ (open it in a browser)" in first_line
     status, created = http("POST", f"{api}/games", {"game": "bloede-kuh", "seats": [{"bot": "random"}] * 3})
     assert status == 201, created
     request = urllib.request.Request(f"{api}/games", b"{not json", {"Content-Type": "application/json"}, method="POST")

@@ -123,12 +123,17 @@ def test_an_organiser_runs_a_24_player_bloede_kuh_swiss_to_the_end_and_anyone_ca
     rows = list(csv.DictReader(io.StringIO(sheet.get_data(as_text=True))))
     assert len(rows) == 25 and [r["name"] for r in rows] == [s["name"] for s in final["standings"]]
     printed = client.get(f"/tournaments/{tid}/rounds/2/pairings", headers={"Accept": "text/plain"})
-    assert printed.mimetype == "text/plain" and "Table 1" in printed.get_data(as_text=True)
+    # Tables and seats numbered as the API numbers them, so the sheet's table is the one `annul` takes.
+    text = printed.get_data(as_text=True)
+    tables = client.get(f"/tournaments/{tid}/rounds/2/pairings").json["tables"]
+    assert printed.mimetype == "text/plain" and tables[0]["table"] == 0 and tables[0]["seats"][0]["seat"] == 0
+    listed = [f"Table {t['table']}" for t in tables]
+    assert [line.split("   ")[0] for line in text.splitlines() if line.startswith("Table ")] == listed
+    first = tables[0]["seats"][0]
+    assert f"  seat 0: {first['name']}" in text.splitlines()
     # A printed sheet links each game's page (people read it), never its JSON.
-    first_game = client.get(f"/tournaments/{tid}/rounds/2/pairings").json["tables"][0]
-    assert first_game["page_url"].endswith(f"/#/game/{first_game['game_id']}")
-    assert first_game["page_url"] in printed.get_data(as_text=True)
-    assert "/games/" not in printed.get_data(as_text=True)
+    assert tables[0]["page_url"].endswith(f"/#/game/{tables[0]['game_id']}") and tables[0]["page_url"] in text
+    assert "/games/" not in text
 
     # The bundle audits offline, and the ratings rebuilt from it equal the live leaderboard.
     assert client.get(f"/tournaments/{tid}/audit").json["ok"] is True

@@ -25,7 +25,14 @@ PACKAGE = "menagerie_client"
 @contextmanager
 def serving(services: Services) -> Iterator[str]:
     """Serve the app on embedded services at 127.0.0.1 on a free port; yield its base URL."""
-    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
+    with serving_app(create_app(services)) as url:
+        yield url
+
+
+@contextmanager
+def serving_app(app: Any) -> Iterator[str]:
+    """Serve a WSGI app at 127.0.0.1 on a free port; yield its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -76,7 +76,7 @@ export async function replay(main, id) {
       h("nav", {class: "links", "aria-label": "Game"},
         h("a", {href: "#/"}, "Lobby"),
         h("a", {href: `#/game/${id}`}, "Table"),
-        h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`, id: "export-link"}, "Download the log (NDJSON)"))),
+        h("a", {href: `/games/${id}/export`, download: `${id}.json`, id: "export-link"}, "Download the log (JSON)"))),
     finished ? badge : h("p", {class: "note"}, "The game is still in play: the replay shows what your perspective may see; the audit and the open view come at the end."),
     h("section", {class: "panel replay-controls"},
       h("div", {class: "field"}, h("label", {for: "perspective"}, "Perspective"), perspective),
