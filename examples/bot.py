@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import secrets
 import sys
 import uuid
 from collections.abc import Iterator
@@ -55,6 +56,11 @@ def new_key() -> str:
     return str(uuid.uuid4())
 
 
+def new_entropy() -> str:
+    """Return this seat's contribution to a shared deal: 16 fresh random bytes, so no one alone chooses the deal."""
+    return secrets.token_hex(16)
+
+
 def event_versions(lines: Iterator[str]) -> Iterator[int]:
     """Yield the version (`id:`) of each event a Server-Sent Events stream delivers."""
     for line in lines:
@@ -65,13 +71,14 @@ def event_versions(lines: Iterator[str]) -> Iterator[int]:
 def take_seat(args: argparse.Namespace, public: Client) -> tuple[str, str] | None:
     """Create a game against the server's bots, or join a waiting one; return (game id, seat token)."""
     if args.join:
-        seat = join_game.sync(args.join, client=public, body=JoinGame(name="example-bot"), idempotency_key=new_key())
+        body = JoinGame(name="example-bot", entropy=new_entropy())
+        seat = join_game.sync(args.join, client=public, body=body, idempotency_key=new_key())
         if isinstance(seat, Error) or seat is None:
             print(f"could not join: {seat}", file=sys.stderr)
             return None
         return args.join, seat.token
     bots = [SeatSpec(bot=BotKind.HEURISTIC) for _ in range(args.seats - 1)]
-    body = CreateGame(game=args.game, seats=[SeatSpec(name="example-bot"), *bots])
+    body = CreateGame(game=args.game, seats=[SeatSpec(name="example-bot", entropy=new_entropy()), *bots])
     if args.seed:
         body.seed = args.seed
     created = create_game.sync(client=public, body=body, idempotency_key=new_key())
