@@ -12,15 +12,30 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run worker test lint docs format bench ladder fuzz clean
+.PHONY: setup lock run worker test test-latest lint docs format bench ladder fuzz clean
 
-$(STAMP): pyproject.toml
+# `make setup` installs exactly the versions in requirements.lock, each checked
+# against its hash, so a fresh machine runs what CI tested; the project itself
+# goes on top without touching them.
+$(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install -q --no-deps -e .
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# requirements.lock: every package `.[dev]` needs, pinned with its hashes, by pip-tools
+# (in a venv of its own, so the tool is not part of what it locks). It keeps the
+# pins it has and resolves only what pyproject.toml changed; `make lock
+# LOCK_FLAGS=--upgrade` moves everything to the newest versions the ranges admit.
+LOCK_VENV := .venv-lock
+LOCK_FLAGS ?=
+lock:  ## (re)write requirements.lock from pyproject.toml's ranges
+	test -x $(LOCK_VENV)/bin/pip-compile || { $(PYTHON) -m venv $(LOCK_VENV) && \
+	  $(LOCK_VENV)/bin/python -m pip install -q pip-tools==7.6.2; }
+	$(LOCK_VENV)/bin/pip-compile -q --generate-hashes --extra dev --strip-extras --allow-unsafe \
+	  --no-emit-index-url --no-emit-find-links $(LOCK_FLAGS) -o requirements.lock pyproject.toml
 
 PORT ?= 8000
 run: setup  ## the API on 127.0.0.1:$(PORT) (embedded fakeredis and jobs unless REDIS_URL is set)
@@ -31,6 +46,16 @@ worker: setup  ## an RQ worker (needs REDIS_URL)
 
 test: setup  ## the whole suite (real-Redis tests need REDIS_URL; they are skipped loudly without it)
 	$(BIN)/python -m pytest -n 2
+
+# The newest versions pyproject.toml's ranges admit, in a venv of their own, so a
+# breaking release of a dependency fails here the day it appears instead of on the
+# next `make lock`. The real-Redis tests are the ones a new client library breaks.
+LATEST_VENV := .venv-latest
+test-latest:  ## the real-Redis tests on the newest versions the ranges admit (needs REDIS_URL)
+	test -x $(LATEST_VENV)/bin/python || $(PYTHON) -m venv $(LATEST_VENV)
+	$(LATEST_VENV)/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e ".[dev]"
+	$(LATEST_VENV)/bin/python -m pip list --format=freeze | grep -i -E '^(redis|rq|flask|fakeredis|marshmallow|granian)=='
+	$(LATEST_VENV)/bin/python -m pytest -n 2 -m redis
 
 lint: setup  ## ruff (lint and format check) and mypy on production code
 	$(BIN)/ruff check .
@@ -66,4 +91,4 @@ fuzz: setup  ## schemathesis (all checks, seeded) against the service at FUZZ_UR
 	  --seed 1 --workers 1 --report junit --report-dir .schemathesis
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .schemathesis site
+	rm -rf $(VENV) $(LOCK_VENV) $(LATEST_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .schemathesis site

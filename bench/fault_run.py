@@ -74,20 +74,30 @@ class Game:
 
 @dataclass
 class Tally:
-    """Every answer the clients got, by class; shared by the observer threads."""
+    """Every answer the clients got, by class; shared by the client threads."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     statuses: Counter[int] = field(default_factory=Counter)
     five_xx_outside: list[tuple[float, int, str]] = field(default_factory=list)
-    outage: tuple[float, float] | None = None  # (began, ended) in monotonic seconds
-    outage_began: float | None = None
+    outages: list[tuple[float, float]] = field(default_factory=list)  # (began, ended) in monotonic seconds
+    outage_began: float | None = None  # the outage going on now, if one is
+
+    def begin_outage(self) -> None:
+        with self.lock:
+            self.outage_began = time.monotonic()
+
+    def end_outage(self) -> float:
+        """Close the outage going on; return how long it lasted."""
+        with self.lock:
+            assert self.outage_began is not None
+            self.outages.append((self.outage_began, time.monotonic()))
+            self.outage_began = None
+            return self.outages[-1][1] - self.outages[-1][0]
 
     def overlaps_outage(self, began: float, ended: float) -> bool:
         with self.lock:
-            if self.outage_began is None:
-                return False
-            end = self.outage[1] if self.outage else float("inf")
-            return began <= end and ended >= self.outage_began
+            windows = [*self.outages, *([(self.outage_began, float("inf"))] if self.outage_began is not None else [])]
+            return any(began <= end and ended >= start for start, end in windows)
 
     def record(self, status: int, began: float, ended: float, what: str) -> None:
         with self.lock:
@@ -209,17 +219,13 @@ def run(args: argparse.Namespace, own: OwnRedis, processes: Processes) -> int:
                  "the server to replace its worker")  # fmt: skip
         time.sleep(5)
 
-        with tally.lock:
-            tally.outage_began = time.monotonic()
+        tally.begin_outage()
         own.kill()
         print(f"{time.monotonic() - started:6.1f} s: kill -9 of redis-server; restart in {args.outage} s")
         time.sleep(args.outage)
         own.start()
         wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 60, "the API to see the store again")
-        with tally.lock:
-            assert tally.outage_began is not None
-            tally.outage = (tally.outage_began, time.monotonic())
-        print(f"{time.monotonic() - started:6.1f} s: the store is back after {tally.outage[1] - tally.outage[0]:.2f} s")
+        print(f"{time.monotonic() - started:6.1f} s: the store is back after {tally.end_outage():.2f} s")
 
         end = time.monotonic() + args.deadline
         while not all(game.finished for game in games) and time.monotonic() < end:

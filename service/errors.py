@@ -122,6 +122,22 @@ class GameTypeNotFound(NotFound):
     code = "game_type_not_found"
 
 
+class Gone(ServiceError):
+    """It was here and is no longer served (HTTP 410)."""
+
+    code = "gone"
+
+
+class GameArchived(Gone):
+    """The game was archived: its stream left the store for a file (`details.archive`, where known)."""
+
+    code = "game_archived"
+
+    def __init__(self, game_id: str, **where: object) -> None:
+        to = f" to {where['archive']}" if "archive" in where else ""
+        super().__init__(f"game {game_id!r} was archived{to}: it is no longer in the store", **where)
+
+
 class VersionConflict(ServiceError):
     """The stream moved on since the version the command was decided at (HTTP 409)."""
 

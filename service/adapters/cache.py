@@ -18,7 +18,7 @@ from domain.events import RecordedEvent
 from domain.game import Game, replay
 from service.adapters.snapshots import Snapshots
 from service.adapters.store import EventStore
-from service.errors import GameNotFound, NotFound
+from service.errors import GameArchived, GameNotFound, ServiceError
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -80,7 +80,7 @@ class AggregateCache(Generic[A]):
         store: EventStore,
         fold: Fold[A],
         first_type: str,
-        not_found: Callable[[str], NotFound],
+        not_found: Callable[[str], ServiceError],
         capacity: int = 1024,
         empty: Callable[[str], A] | None = None,
         snapshots: Snapshots[Any] | None = None,
@@ -101,8 +101,15 @@ class AggregateCache(Generic[A]):
         if resumed is not None:
             cached, new = resumed
             self._items.put(aggregate_id, cached, keep=_newer)
+        elif cached is not None and cached.version > 0:
+            since = self.store.read_since(aggregate_id, cached.version)
+            if since is None:
+                # The stream was removed (archived) after this process folded it: serve nothing from memory.
+                self._items.pop(aggregate_id)
+                raise self._not_found(aggregate_id)
+            new = since
         else:
-            new = self.store.read(aggregate_id, after=cached.version if cached else 0)
+            new = self.store.read(aggregate_id)
         start = cached.version if cached else 0
         if cached is None:
             if new and new[0].type != self._first_type:
@@ -170,8 +177,13 @@ class GameRepository:
 
     def __init__(self, store: EventStore, capacity: int = 1024) -> None:
         self.store = store
-        self.games: AggregateCache[Game] = AggregateCache(store, _replay_game, "GameCreated", GameNotFound, capacity)
+        self.games: AggregateCache[Game] = AggregateCache(store, _replay_game, "GameCreated", self.missing, capacity)
         self._seeds: Bounded[str, str] = Bounded(capacity)
+
+    def missing(self, game_id: str) -> ServiceError:
+        """Return the error for a game whose stream is not in the store: archived (410) or never here (404)."""
+        where = self.store.archived(game_id)
+        return GameArchived(game_id, **where) if where is not None else GameNotFound(game_id)
 
     def load(self, game_id: str) -> Game:
         """Return the game at its latest version."""
@@ -185,7 +197,7 @@ class GameRepository:
         """Return the game as it was after event `version` (a full replay up to it)."""
         events = self.store.read(game_id, after=0, upto=version)
         if not events or events[0].type != "GameCreated":
-            raise GameNotFound(game_id)
+            raise self.missing(game_id)
         return replay(events)
 
     def seed(self, game_id: str) -> str:
@@ -194,7 +206,7 @@ class GameRepository:
         if seed is None:
             seed = self.store.load_seed(game_id)
             if seed is None:
-                raise GameNotFound(game_id)
+                raise self.missing(game_id)
             self._seeds.put(game_id, seed)
         return seed
 

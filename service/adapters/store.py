@@ -173,6 +173,17 @@ class EventStore:
         entries = self._xrange(game_id, f"({after}-0" if after else "-", end)
         return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries]
 
+    def read_since(self, game_id: str, version: int) -> list[RecordedEvent] | None:
+        """Return the events after `version` (at least 1), or None if the stream no longer holds event `version`.
+
+        The range starts at the event the caller already has, so the same one
+        `XRANGE` that catches a cache up also tells a live stream from a removed one.
+        """
+        entries = self._xrange(game_id, f"{version}-0", "+")
+        if not entries or text(entries[0][0]) != f"{version}-0":
+            return None
+        return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries[1:]]
+
     def wait(self, game_id: str, after: int, block_ms: int) -> list[RecordedEvent]:
         """Return the events after version `after`, blocking up to `block_ms` for the first to come (XREAD)."""
         if not 0 <= block_ms <= MAX_BLOCK_MS:
@@ -220,6 +231,19 @@ class EventStore:
         """Return a game's secret seed."""
         raw = self.redis.get(self._key(game_id, "seed"))
         return text(raw) if raw is not None else None
+
+    def mark_archived(self, game_id: str, where: Mapping[str, Any]) -> None:
+        """Leave a tombstone saying where the game went; written before its keys are deleted."""
+        self.redis.set(self._key(game_id, "archived"), orjson.dumps(dict(where)))
+
+    def archived(self, game_id: str) -> dict[str, Any] | None:
+        """Return the game's tombstone, if it was archived (read only once its stream is found missing)."""
+        raw = self.redis.get(self._key(game_id, "archived"))
+        return cast(dict[str, Any], orjson.loads(raw)) if raw is not None else None
+
+    def unmark_archived(self, game_id: str) -> None:
+        """Remove the game's tombstone (its stream was imported again)."""
+        self.redis.delete(self._key(game_id, "archived"))
 
     def delete(self, game_id: str) -> None:
         """Remove every key of a game (after it has been archived)."""

@@ -6,6 +6,8 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
 from domain.audit import AuditReport, audit, audit_export
 from domain.events import RecordedEvent
@@ -30,18 +32,26 @@ class ArchiveService:
         """Yield the game as NDJSON: whole once over, else redacted for `seat`."""
         game = self.repository.load(game_id)
         if game.status == FINISHED:
-            events = self.store.read_raw(game_id)
-            return export_lines(header(game, redacted=False), events)
+            return export_lines(header(game, redacted=False), self._raw(game_id))
         seed = self.repository.seed(game_id) if seat is not None else None
-        redacted = redact_log(game.type, self.store.read(game_id), seat, seed=seed)
-        return export_lines(header(game, redacted=True), redacted)
+        events = self.store.read(game_id)
+        if not events:
+            raise self.repository.missing(game_id)
+        return export_lines(header(game, redacted=True), redact_log(game.type, events, seat, seed=seed))
+
+    def _raw(self, game_id: str) -> list[dict[str, Any]]:
+        # A game loaded a moment ago may have been archived since by another process.
+        events = self.store.read_raw(game_id)
+        if not events:
+            raise self.repository.missing(game_id)
+        return events
 
     def audit(self, game_id: str) -> AuditReport:
         """Audit a finished game in the store."""
         game = self.repository.load(game_id)
         if game.status != FINISHED:
             raise GameInPlay("only a finished game can be audited; its seed is still secret")
-        return audit(self.store.read_raw(game_id))
+        return audit(self._raw(game_id))
 
     def import_lines(self, lines: Iterable[str]) -> str:
         """Load an exported finished game into the store, after auditing it; return its id."""
@@ -59,6 +69,7 @@ class ArchiveService:
         except VersionConflict:
             raise ImportRefused(f"a game with id {game.id} is already in the store") from None
         self.store.save_seed(game.id, game.seed)
+        self.store.unmark_archived(game.id)
         self.directory.add_game(game.id, time.time())
         return game.id
 
@@ -73,6 +84,9 @@ class ArchiveService:
             out.writelines(lines)
             out.flush()
             os.fsync(out.fileno())
+        # The tombstone goes first: a process that finds the stream missing finds it too.
+        archived_at = datetime.now(UTC).isoformat(timespec="seconds")
+        self.store.mark_archived(game_id, {"archive": os.path.abspath(path), "archived_at": archived_at})
         self.store.delete(game_id)
         self.directory.remove_game(game_id)
         self.repository.forget(game_id)

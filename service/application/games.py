@@ -268,6 +268,9 @@ class GameService:
     def events_for(self, game: Game, seat: int | None, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
         """Return the log of `game` after `after` as `seat` may see it (all of it once the game is over)."""
         events = self.store.read(game.id, after=after, upto=upto)
+        if not events and (game.version if upto is None else upto) > after:
+            # Events the game reached are gone: archived since it was loaded. Never an empty page with more to come.
+            raise self.repository.missing(game.id)
         return redact_log(game.type, events, seat, open_log=_over(game), seed=self._seed_for(game, seat))
 
     def _seed_for(self, game: Game, seat: int | None) -> str | None:

@@ -34,9 +34,13 @@ def _die_with_parent(parent: int) -> None:
     """
     if not sys.platform.startswith("linux"):
         return
+    # The child inherits the worker's SIGTERM handler, which would only mark its own copy of the
+    # worker as stopping. Until RQ's scheduler installs its handler (a clean stop that releases the
+    # scheduler lock), the death signal must end the child outright.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # the worker died before the request took effect
-        os.kill(os.getpid(), signal.SIGTERM)
+        os._exit(1)
 
 
 def run_worker(redis: Redis, prefix: str, max_backoff: float = 10.0) -> int:

@@ -14,7 +14,15 @@ from domain.game import Game
 from domain.tournament.state import Tournament
 from service.application.tokens import token_sha256
 from service.application.tournaments import ORGANISER
-from service.errors import GameNotFound, MissingToken, NotOrganiser, UnknownToken, WrongGame, WrongTournament
+from service.errors import (
+    GameArchived,
+    GameNotFound,
+    MissingToken,
+    NotOrganiser,
+    UnknownToken,
+    WrongGame,
+    WrongTournament,
+)
 from service.http.requests import bearer_token, services
 
 _SEAT_TOKEN = re.compile(r"^([0-9a-f]{16})\.(\d{1,2})\.([0-9a-f]{32})$")
@@ -40,16 +48,31 @@ def _seat_of(game: Game, token: str) -> int:
     if match is None:
         raise UnknownToken("the bearer token is not a seat token")
     token_game, seat = match.group(1), int(match.group(2))
-    try:
-        # Seats and their token hashes never change once taken: the cached game will do.
-        owner = game if token_game == game.id else services().repository.cached(token_game)
-    except GameNotFound:
-        raise UnknownToken("the bearer token is not a seat token") from None
-    if seat >= len(owner.seats) or owner.seats[seat].token_sha256 != token_sha256(token):
-        raise UnknownToken("the bearer token is not a seat token")
+    digest = token_sha256(token)
+    # A seat's token hash never changes once taken, so the cached game will do for a match. A seat
+    # taken since this process cached the game (a join served by another process) is not in it yet:
+    # one catch-up before refusing.
+    if not _holds(_game(token_game, game, cached=True), seat, digest):
+        if not _holds(_game(token_game, game, cached=False), seat, digest):
+            raise UnknownToken("the bearer token is not a seat token")
     if token_game != game.id:
         raise WrongGame("this token belongs to another game")
     return seat
+
+
+def _game(game_id: str, game: Game, *, cached: bool) -> Game:
+    """Return the game a token names: the one asked about, or another (its absence makes the token unknown)."""
+    repository = services().repository
+    if game_id == game.id:
+        return game if cached else repository.load(game_id)
+    try:
+        return repository.cached(game_id) if cached else repository.load(game_id)
+    except (GameNotFound, GameArchived):
+        raise UnknownToken("the bearer token is not a seat token") from None
+
+
+def _holds(game: Game, seat: int, digest: str) -> bool:
+    return seat < len(game.seats) and game.seats[seat].token_sha256 == digest
 
 
 def tournament_caller(tournament: Tournament) -> int | str | None:

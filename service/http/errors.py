@@ -20,6 +20,7 @@ from service.errors import (
     BadRequest,
     Busy,
     Forbidden,
+    Gone,
     NotFound,
     Refused,
     ServiceError,
@@ -40,6 +41,7 @@ STATUS: dict[type[Exception], int] = {
     Forbidden: 403,
     NotFound: 404,
     VersionConflict: 409,
+    Gone: 410,
     Refused: 422,
     # Options, seat counts or a card set that match the request schema but no game is created with.
     OptionsError: 422,

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from domain.chance import seed_of
+from service.bootstrap import build
 from service.cli import main as menagerie
+from service.errors import GameArchived
 from service.http import create_app
 from tests.support.openapi import check_response
 from tests.support.processes import remove_run
@@ -171,7 +173,7 @@ def test_an_import_replays_and_audits_like_the_original(services, tmp_path):
     final = finish(client, game_id, token)
     path = tmp_path / "game.ndjson"
     assert services.archive.archive_to(game_id, str(path)) > 0
-    assert client.get(f"/games/{game_id}").status_code == 404  # the stream is gone
+    assert client.get(f"/games/{game_id}").status_code == 410  # the stream is gone
     assert services.store.exists(game_id) is False
     # Still auditable and replayable from the file.
     assert menagerie(["audit", str(path)]) == 0
@@ -183,6 +185,33 @@ def test_an_import_replays_and_audits_like_the_original(services, tmp_path):
     assert client.get(f"/games/{game_id}/audit").json["ok"] is True
     with path.open() as lines, pytest.raises(Exception, match="already in the store"):
         services.archive.import_lines(lines)
+
+
+def test_an_archived_game_is_gone_from_every_server_at_once(services, redis_client, prefix, tmp_path):
+    """Two API processes (separate caches, one store) both held the game in memory; both answer 410 after."""
+    first = create_app(services).test_client()
+    second = create_app(build(redis_client, prefix, inline_jobs=True)).test_client()
+    game_id, token = new_game(first, seed="gone")
+    final = finish(first, game_id, token)
+    for client in (first, second):  # both caches hold the finished game
+        assert client.get(f"/games/{game_id}").json["version"] == final["version"]
+        assert client.get(f"/games/{game_id}/audit").json["ok"] is True
+    stale = services.repository.cached(game_id)
+    path = tmp_path / "gone.ndjson"
+    services.archive.archive_to(game_id, str(path))
+    for client in (second, first):
+        for route in ("", "/events?after=0", "/events?after=5", "/export", "/audit", "?at=3", "/stream"):
+            answer = client.get(f"/games/{game_id}{route}", headers=auth(token))
+            assert answer.status_code == 410, (route, answer.json)
+            error = answer.json["error"]
+            assert error["code"] == "game_archived" and error["details"]["archive"] == str(path), route
+    # A page read after a load that still saw the stream: an error, never an empty page with more to come.
+    with pytest.raises(GameArchived):
+        services.games.events_for(stale, None, after=0, upto=stale.version)
+    with path.open() as lines:
+        assert services.archive.import_lines(lines) == game_id
+    for client in (first, second):
+        assert client.get(f"/games/{game_id}").json["version"] == final["version"]
 
 
 def test_an_older_export_imports_and_audits(services):

@@ -212,3 +212,15 @@ def test_a_worker_asked_to_stop_while_idle_stops(real, processes, signum):
     assert worker.wait(20) == 0
     wait_for(lambda: all(has_ended(pid) for pid in scheduler), 10, "its scheduler to stop")
     assert "starts again" not in processes.log("worker")
+
+
+@pytest.mark.parametrize("store", ["up", "down"])
+def test_a_worker_killed_9_leaves_no_child_behind(own_redis, processes, store):
+    """RQ's scheduler is the worker's child: it ends with a `kill -9` of the worker, even when Redis is down then."""
+    worker = processes.menagerie("worker", ["worker"], own_redis.url, "orphans")
+    children = wait_for(lambda: children_of(worker.pid), 30, "the worker's scheduler to start")
+    if store == "down":
+        own_redis.kill()
+    worker.send_signal(signal.SIGKILL)
+    worker.wait(10)
+    wait_for(lambda: all(has_ended(pid) for pid in children), 30, "the killed worker's children to end")

@@ -99,8 +99,13 @@ export async function replay(main, id) {
         : `✗ Audit failed at event ${audit.failed_at}: ${audit.reason}`;
       badge.dataset.ok = String(audit.ok);
     } catch (err) {
-      badge.className = "badge failed";
-      badge.textContent = `Audit unavailable: ${explain(err)}`;
+      // An archived game is not a failed one: its whole log is in the file it was archived to.
+      const archived = err.code === "game_archived";
+      badge.className = `badge ${archived ? "pending" : "failed"}`;
+      badge.textContent = archived
+        ? "Archived: the game has left the server; its export file audits offline (menagerie audit FILE)"
+        : `Audit unavailable: ${explain(err)}`;
+      if (archived) badge.dataset.archived = "true";
     }
   }
   return null;
