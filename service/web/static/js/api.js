@@ -1,4 +1,5 @@
 // The JSON API as the page uses it: one fetch wrapper, the seat tokens kept per tab, and the live feed.
+import {t} from "./i18n.js";
 
 /** An error answered by the API: {error: {code, message, details}} with its HTTP status. */
 export class ApiError extends Error {
@@ -20,7 +21,7 @@ export async function api(method, path, {token = null, body = undefined, key = n
   try {
     response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
   } catch (err) {
-    throw new ApiError(0, "network", "The server did not answer; check your connection and try again.");
+    throw new ApiError(0, "network", t("error.network"));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
@@ -157,17 +158,17 @@ export function explain(err) {
   if (!(err instanceof ApiError)) return String(err && err.message ? err.message : err);
   switch (err.status) {
     case 409:
-      return "The game moved on before your move arrived (another player moved first). The table is up to date again; choose again.";
+      return t("error.409");
     case 422:
-      return `That move is not allowed: ${err.message}`;
+      return t("error.422", {why: err.message});
     case 401:
     case 403:
-      return `Your seat token was refused (${err.message}). You are watching as a spectator.`;
+      return t("error.401", {why: err.message});
     case 404:
-      return `Not found: ${err.message}`;
+      return t("error.404", {why: err.message});
     case 400:
-      return `The request was refused: ${err.message}`;
+      return t("error.400", {why: err.message});
     default:
-      return err.message || `Error ${err.status}`;
+      return err.message || t("error.other", {status: err.status});
   }
 }

@@ -1,6 +1,7 @@
 // Card and tile faces, drawn in CSS: a colour and a symbol per species (fixed per game, no two alike), the
 // printed number in the corners, the name across. The numbers come from the view; only colours live here.
 import {h} from "./dom.js";
+import {t} from "./i18n.js";
 
 // Twelve symbols to go with the twelve palette colours (app.css .c1 … .c12): a species keeps both.
 const SYMBOLS = ["●", "▲", "■", "◆", "★", "♥", "♠", "♣", "✚", "☀", "✿", "☾"];
@@ -42,8 +43,8 @@ export function face({game, species, name, number = null, sub = null, kind = "",
 }
 
 /** A hidden card's back, with how many lie there ("12" on a pile). */
-export function back(count = null, label = "face down") {
-  return h("span", {class: "card back", role: "img", "aria-label": count === null ? label : `${label}: ${count}`},
+export function back(count = null, label = t("card.face-down")) {
+  return h("span", {class: "card back", role: "img", "aria-label": count === null ? label : t("card.count", {label, n: count})},
     count === null ? null : h("span", {class: "count", "aria-hidden": "true"}, String(count)));
 }
 
