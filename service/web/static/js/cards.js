@@ -34,7 +34,10 @@ export function face({game, species, name, number = null, sub = null, kind = "",
   const n = slot(game, species);
   const shown = number === null || number === undefined ? null : String(number);
   const long = String(name).length > 8 ? "long" : "";
-  return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""} ${long}`.trim(), role: "img", "aria-label": label || [name, shown, sub].filter(Boolean).join(", ")},
+  // The name's longest unbreakable piece sets its size (app.css): "Warzen­schwein" breaks at its soft hyphen.
+  const chars = Math.max(4, ...String(name).split(/[\s\u00ad-]+/).map((piece) => piece.length));
+  return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""} ${long}`.trim(), style: {"--chars": chars}, role: "img",
+    "aria-label": (label || [name, shown, sub].filter(Boolean).join(", ")).replace(/\u00ad/g, "")},
     shown !== null ? h("span", {class: "num tl", "aria-hidden": "true"}, shown) : null,
     h("span", {class: "sym", "aria-hidden": "true"}, n ? SYMBOLS[n - 1] : "◇"),
     h("span", {class: "name", "aria-hidden": "true"}, name),

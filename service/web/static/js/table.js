@@ -152,7 +152,7 @@ export async function table(main, id) {
   function moveBar(picks, drawn, ctx) {
     const action = picks.action();
     const loose = picks.loose(drawn).map((key) => pickControl(key, null, module.looseLabel ? module.looseLabel(key, view, ctx) : key, "loose", picks, drawn, ctx));
-    const confirm = h("button", {type: "button", id: "confirm", class: "move-control confirm", disabled: !action || busy,
+    const confirm = h("button", {type: "button", id: "confirm", class: "move-control confirm", disabled: !action || busy, "aria-busy": busy ? "true" : null,
       onclick: () => action && play(action)}, action ? t("move.confirm.what", {what: module.label(action, view, ctx)}) : busy ? t("move.sending") : t("move.confirm"));
     const clear = h("button", {type: "button", id: "clear", class: "move-control secondary", disabled: !picks.selection.size || busy,
       onclick: () => { picks.clear(); draw(); }}, t("move.clear"));

@@ -37,7 +37,7 @@ export function board(view, ctx) {
         ctx.pick("pile:discard", s.discard_top ? card(s.discard_top) : h("span", {class: "card empty"}, t("card.empty")),
           s.discard_top ? t("bk.discard-pile.top", {name: cardName(s.discard_top)}) : t("bk.discard-pile.empty"), "pile")),
       h("div", {class: "pile nwi-holders"}, h("span", {class: "pile-label"}, t("bk.nwi.this-round")),
-        h("span", {}, ORDER.map((sp) => h("span", {class: "tag"}, `${cardName(sp)}: ${s.nwi_holders[sp] === null ? t("bk.nwi.middle") : ctx.name(s.nwi_holders[sp])}`))))),
+        h("span", {}, ORDER.map((sp) => [h("span", {class: "tag"}, `${cardName(sp)}: ${s.nwi_holders[sp] === null ? t("bk.nwi.middle") : ctx.name(s.nwi_holders[sp])}`), " "])))),
   ];
   if (s.pending) out.push(pending(s.pending, ctx));
   out.push(h("ul", {class: "seats"},
