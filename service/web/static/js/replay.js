@@ -3,7 +3,7 @@ import {allEvents, api, explain, seats} from "./api.js";
 import {contextFor, describeEvent, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
-import {t} from "./i18n.js";
+import {has, t} from "./i18n.js";
 
 /** Draw the replay of a game. */
 export async function replay(main, id) {
@@ -96,7 +96,7 @@ export async function replay(main, id) {
       const audit = await api("GET", `/games/${id}/audit`);
       badge.className = `badge ${audit.ok ? "ok" : "failed"}`;
       badge.textContent = audit.ok
-        ? t("replay.audit-ok", {n: audit.events, checks: audit.checks.join(", ")})
+        ? t("replay.audit-ok", {n: audit.events, checks: audit.checks.map((check) => (has(`audit.${check}`) ? t(`audit.${check}`) : check)).join(", ")})
         : t("replay.audit-failed", {at: audit.failed_at, reason: audit.reason});
       badge.dataset.ok = String(audit.ok);
     } catch (err) {

@@ -204,6 +204,12 @@ export default {
   "replay.audit-ok": {one: "✓ Prüfung bestanden: {n} Ereignis ({checks})", other: "✓ Prüfung bestanden: {n} Ereignisse ({checks})"},
   "replay.audit-failed": "✗ Prüfung fehlgeschlagen bei Ereignis {at}: {reason}",
   "replay.audit-unavailable": "Prüfung nicht verfügbar: {why}",
+  "audit.sequence": "Reihenfolge",
+  "audit.hash chain": "Hash-Kette",
+  "audit.seed commitment": "Festlegung des Seeds",
+  "audit.commitments to hidden values": "Festlegungen verdeckter Werte",
+  "audit.re-execution of every command": "erneute Ausführung jedes Befehls",
+  "audit.result": "Ergebnis",
 
   "error.network": "Der Server hat nicht geantwortet; prüfe deine Verbindung und versuche es noch einmal.",
   "error.409": "Das Spiel ging weiter, bevor dein Zug ankam (jemand anderes war schneller). Der Tisch ist wieder aktuell; wähle noch einmal.",

@@ -217,6 +217,12 @@ export default {
   "replay.audit-ok": {one: "✓ Audit passed: {n} event ({checks})", other: "✓ Audit passed: {n} events ({checks})"},
   "replay.audit-failed": "✗ Audit failed at event {at}: {reason}",
   "replay.audit-unavailable": "Audit unavailable: {why}",
+  "audit.sequence": "sequence",
+  "audit.hash chain": "hash chain",
+  "audit.seed commitment": "seed commitment",
+  "audit.commitments to hidden values": "commitments to hidden values",
+  "audit.re-execution of every command": "re-execution of every command",
+  "audit.result": "result",
 
   // Errors (the server's own message follows where there is one)
   "error.network": "The server did not answer; check your connection and try again.",

@@ -204,6 +204,12 @@ export default {
   "replay.audit-ok": {one: "✓ Vérification réussie : {n} événement ({checks})", other: "✓ Vérification réussie : {n} événements ({checks})"},
   "replay.audit-failed": "✗ Vérification échouée à l'événement {at} : {reason}",
   "replay.audit-unavailable": "Vérification indisponible : {why}",
+  "audit.sequence": "séquence",
+  "audit.hash chain": "chaîne de hachage",
+  "audit.seed commitment": "engagement sur la graine",
+  "audit.commitments to hidden values": "engagements sur les valeurs cachées",
+  "audit.re-execution of every command": "réexécution de chaque commande",
+  "audit.result": "résultat",
 
   "error.network": "Le serveur n'a pas répondu ; vérifiez votre connexion et réessayez.",
   "error.409": "La partie a avancé avant l'arrivée de votre coup (un autre joueur a joué d'abord). La table est à jour ; choisissez à nouveau.",
