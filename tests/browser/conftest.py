@@ -106,7 +106,7 @@ def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
 
     drivers = []
 
-    def open_window(width: int = 1200, height: int = 1000) -> webdriver.Chrome:
+    def open_window(width: int = 1200, height: int = 1000, lang: str = "en-US") -> webdriver.Chrome:
         profile = tmp_path / f"profile-{len(drivers)}"
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -114,6 +114,9 @@ def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={profile}")
         options.add_argument(f"--window-size={width},{height}")
+        # The browser's languages (navigator.languages): the page speaks the first it has words for.
+        options.add_argument(f"--lang={lang}")
+        options.add_experimental_option("prefs", {"intl.accept_languages": lang})
         # The page's console errors (a failed request, a script error, a refused policy) are read by the tests.
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))

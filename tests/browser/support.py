@@ -87,12 +87,7 @@ def play_one(driver: WebDriver, *, allow_conflict: bool = False, max_picks: int 
         # Every pick redraws the table; a confirm redraws it after the answer (a move or an error message).
         wait(driver).until(EC.staleness_of(button))
         if confirming:
-            wait(driver).until(
-                lambda d: (
-                    not d.find_elements(By.CSS_SELECTOR, "#confirm")
-                    or "Sending" not in d.find_element(By.ID, "confirm").text
-                )
-            )
+            wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, '#confirm[aria-busy="true"]'))
             errors = [e.text for e in driver.find_elements(By.ID, "error") if e.text]
             if allow_conflict:
                 errors = [text for text in errors if "moved on before your move arrived" not in text]

@@ -35,8 +35,8 @@ CASES = [(game, seats, options, size) for game, seats, options in GAMES for size
 class Reader:
     """Check the page at each step of a game, as a player would read it."""
 
-    def __init__(self, driver: WebDriver, game: str, width: int) -> None:
-        self.driver, self.game, self.width = driver, game, width
+    def __init__(self, driver: WebDriver, game: str, width: int, last_move: str = "Last move:") -> None:
+        self.driver, self.game, self.width, self.last_move = driver, game, width, last_move
         self.steps = 0
         self.opponent_moves_seen = 0
 
@@ -54,7 +54,7 @@ class Reader:
         last = driver.find_elements(By.ID, "last-move")
         if last and last[0].get_attribute("data-actor") != "0":
             self.opponent_moves_seen += 1
-            assert last[0].text.startswith("Last move:")
+            assert last[0].text.startswith(self.last_move)
             assert driver.find_elements(By.CSS_SELECTOR, ".events li.last-move"), "the log marks the last move"
         assert driver.execute_script("return window.innerWidth") == self.width
         assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), (

@@ -1,4 +1,5 @@
 // The JSON API as the page uses it: one fetch wrapper, the seat tokens kept per tab, and the live feed.
+import {t} from "./i18n.js";
 
 /** An error answered by the API: {error: {code, message, details}} with its HTTP status. */
 export class ApiError extends Error {
@@ -20,7 +21,7 @@ export async function api(method, path, {token = null, body = undefined, key = n
   try {
     response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
   } catch (err) {
-    throw new ApiError(0, "network", "The server did not answer; check your connection and try again.");
+    throw new ApiError(0, "network", t("error.network"));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
@@ -41,6 +42,21 @@ export function newKey() {
   b[8] = (b[8] & 0x3f) | 0x80;
   const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+const contributions = new Map();
+
+/**
+ * This seat's contribution to a shared deal, for the create or join sent under `key`: 16 fresh
+ * random bytes as hex, public in the game's log, so no one alone chooses the deal. A retry under
+ * the same key sends the same bytes (another body under one key would be refused).
+ */
+export function entropyFor(key) {
+  if (!contributions.has(key)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    contributions.set(key, [...bytes].map((v) => v.toString(16).padStart(2, "0")).join(""));
+  }
+  return contributions.get(key);
 }
 
 /**
@@ -157,17 +173,17 @@ export function explain(err) {
   if (!(err instanceof ApiError)) return String(err && err.message ? err.message : err);
   switch (err.status) {
     case 409:
-      return "The game moved on before your move arrived (another player moved first). The table is up to date again; choose again.";
+      return t("error.409");
     case 422:
-      return `That move is not allowed: ${err.message}`;
+      return t("error.422", {why: err.message});
     case 401:
     case 403:
-      return `Your seat token was refused (${err.message}). You are watching as a spectator.`;
+      return t("error.401", {why: err.message});
     case 404:
-      return `Not found: ${err.message}`;
+      return t("error.404", {why: err.message});
     case 400:
-      return `The request was refused: ${err.message}`;
+      return t("error.400", {why: err.message});
     default:
-      return err.message || `Error ${err.status}`;
+      return err.message || t("error.other", {status: err.status});
   }
 }

@@ -1,6 +1,7 @@
 // Card and tile faces, drawn in CSS: a colour and a symbol per species (fixed per game, no two alike), the
 // printed number in the corners, the name across. The numbers come from the view; only colours live here.
 import {h} from "./dom.js";
+import {t} from "./i18n.js";
 
 // Twelve symbols to go with the twelve palette colours (app.css .c1 … .c12): a species keeps both.
 const SYMBOLS = ["●", "▲", "■", "◆", "★", "♥", "♠", "♣", "✚", "☀", "✿", "☾"];
@@ -33,7 +34,10 @@ export function face({game, species, name, number = null, sub = null, kind = "",
   const n = slot(game, species);
   const shown = number === null || number === undefined ? null : String(number);
   const long = String(name).length > 8 ? "long" : "";
-  return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""} ${long}`.trim(), role: "img", "aria-label": label || [name, shown, sub].filter(Boolean).join(", ")},
+  // The name's longest unbreakable piece sets its size (app.css): "Warzen­schwein" breaks at its soft hyphen.
+  const chars = Math.max(4, ...String(name).split(/[\s\u00ad-]+/).map((piece) => piece.length));
+  return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""} ${long}`.trim(), style: {"--chars": chars}, role: "img",
+    "aria-label": (label || [name, shown, sub].filter(Boolean).join(", ")).replace(/\u00ad/g, "")},
     shown !== null ? h("span", {class: "num tl", "aria-hidden": "true"}, shown) : null,
     h("span", {class: "sym", "aria-hidden": "true"}, n ? SYMBOLS[n - 1] : "◇"),
     h("span", {class: "name", "aria-hidden": "true"}, name),
@@ -42,8 +46,8 @@ export function face({game, species, name, number = null, sub = null, kind = "",
 }
 
 /** A hidden card's back, with how many lie there ("12" on a pile). */
-export function back(count = null, label = "face down") {
-  return h("span", {class: "card back", role: "img", "aria-label": count === null ? label : `${label}: ${count}`},
+export function back(count = null, label = t("card.face-down")) {
+  return h("span", {class: "card back", role: "img", "aria-label": count === null ? label : t("card.count", {label, n: count})},
     count === null ? null : h("span", {class: "count", "aria-hidden": "true"}, String(count)));
 }
 

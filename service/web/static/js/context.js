@@ -1,25 +1,26 @@
 // What every screen needs to name seats and events the same way. Seats are counted from 1 wherever a person
 // reads them (the API counts from 0).
 import {h} from "./dom.js";
+import {list, ordinal, t} from "./i18n.js";
 
 /** Name a seat: its player's name, its bot, or "open seat". */
 export function seatName(seatInfo, you) {
-  if (!seatInfo) return "a player";
+  if (!seatInfo) return t("seat.someone");
   const number = seatInfo.seat + 1;
-  const base = seatInfo.name ? seatInfo.name : seatInfo.bot ? `Bot ${number} (${seatInfo.bot})` : seatInfo.filled ? `Seat ${number}` : `open seat ${number}`;
-  return seatInfo.seat === you ? `${base} (you)` : base;
+  const base = seatInfo.name ? seatInfo.name : seatInfo.bot ? t("seat.bot", {number, bot: seatInfo.bot}) : seatInfo.filled ? t("seat.filled", {number}) : t("seat.open", {number});
+  return seatInfo.seat === you ? t("seat.you", {name: base}) : base;
 }
 
 /** Build the naming context of a view. */
 export function contextFor(view, module, say = () => {}) {
-  const name = (seat) => (typeof seat === "number" ? seatName(view.seats[seat], view.you) : "nobody");
+  const name = (seat) => (typeof seat === "number" ? seatName(view.seats[seat], view.you) : t("seat.nobody"));
   const ctx = {
     you: view.you,
     view,
     name,
     names: (list) => sentenceList((list || []).map(name)),
     say,
-    actor: (event) => (typeof event.actor === "number" ? name(event.actor) : "The game"),
+    actor: (event) => (typeof event.actor === "number" ? name(event.actor) : t("seat.game")),
     classFor: (seat) => [seat === view.you ? "you" : "", view.to_act.includes(seat) ? "to-act" : ""].join(" ").trim(),
     marks: new Set(),
     spot: (key, el) => el,
@@ -29,10 +30,9 @@ export function contextFor(view, module, say = () => {}) {
   return ctx;
 }
 
-/** "a", "a and b", "a, b and c". */
+/** "a", "a and b", "a, b and c" (in the page's language). */
 export function sentenceList(items) {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+  return list(items);
 }
 
 /** Describe the events every game shares. */
@@ -40,16 +40,16 @@ function coreEvent(event, ctx) {
   const d = event.data || {};
   switch (event.type) {
     case "GameCreated":
-      return `A game for ${d.seats} players was set up${d.clock ? `, ${d.clock.move_s} s a move` : ""}.`;
+      return d.clock ? t("log.created.clock", {n: d.seats, s: d.clock.move_s}) : t("log.created", {n: d.seats});
     case "SeatTaken":
-      return `${ctx.name(d.seat)} sat down at seat ${d.seat + 1}.`;
+      return t("log.seat-taken", {name: ctx.name(d.seat), number: d.seat + 1});
     case "GameStarted":
-      return "The game started.";
+      return t("log.started");
     case "TimedOut":
-      return `${ctx.name(d.seat)} ran out of time: a stand-in makes that move.`;
+      return t("log.timed-out", {name: ctx.name(d.seat)});
     case "GameEnded": {
       const winners = d.result ? d.result.winners : [];
-      return winners.length ? `The game is over: ${ctx.names(winners)} ${winners.length > 1 ? "win" : "wins"}.` : "The game is over.";
+      return winners.length ? t("log.ended.win", {names: ctx.names(winners), n: winners.length}) : t("log.ended");
     }
     default:
       return null;
@@ -64,7 +64,7 @@ export function describeEvent(event, module, ctx) {
   if (own !== null && own !== undefined) return own;
   // Every event of the four games has its own words; an unknown one (a newer server) still reads as words.
   const kind = event.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  return `${ctx.actor(event)}: ${kind}.`;
+  return t("log.unknown", {name: ctx.actor(event), kind});
 }
 
 /** The last move a player made: its events (one command), in words; null before any. */
@@ -83,11 +83,11 @@ export function lastMove(events, view, module) {
 /** The recent-events list, newest first; the last move's lines marked. */
 export function eventList(events, ctx, move = null) {
   const lines = [...events].reverse().map((e) => [e, ctx.describe(e)]).filter(([, text]) => text);
-  return h("section", {class: "panel log", "aria-label": "Game log"}, h("h2", {}, "What happened"),
+  return h("section", {class: "panel log", "aria-label": t("log.label")}, h("h2", {}, t("log.title")),
     lines.length
       ? h("ol", {class: "events", reversed: true}, lines.map(([e, text]) =>
         h("li", {value: e.seq, class: move && e.command_id === move.command ? "last-move" : ""}, h("span", {class: "seq"}, `#${e.seq}`), " ", text)))
-      : h("p", {class: "muted"}, "Nothing yet."));
+      : h("p", {class: "muted"}, t("log.empty")));
 }
 
 /** The result of a finished game: every seat's score with its breakdown, who won and why. */
@@ -97,24 +97,18 @@ export function resultPanel(view, ctx, module) {
   const order = places.map((place, seat) => ({place, seat})).sort((a, b) => a.place - b.place);
   const why = module && module.why ? module.why(view, ctx) : null;
   // A game stopped at its game type's cap of events (its players looped) ranks as it stood then.
-  const stopped = view.result.ended_by === "event_cap"
-    ? h("p", {class: "muted"}, "The game reached its length limit and ended there: places as they stood.")
-    : null;
-  return h("section", {class: "panel result", id: "result"}, h("h2", {}, "Result"), stopped,
-    h("p", {class: "winner-line"}, `${ctx.names(winners)} ${winners.length > 1 ? "share the win" : "wins"}.`, why ? ` ${why}` : ""),
+  const stopped = view.result.ended_by === "event_cap" ? h("p", {class: "muted"}, t("result.event-cap")) : null;
+  return h("section", {class: "panel result", id: "result"}, h("h2", {}, t("result.title")), stopped,
+    h("p", {class: "winner-line"}, t("result.winners", {names: ctx.names(winners), n: winners.length}), why ? ` ${why}` : ""),
     module && module.scores ? module.scores(view, ctx) : null,
     h("ol", {class: "places"}, order.map(({place, seat}) =>
-      h("li", {class: winners.includes(seat) ? "winner" : ""}, `${ordinal(place)}: ${ctx.name(seat)}${winners.includes(seat) ? " — wins" : ""}`))));
-}
-
-function ordinal(n) {
-  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+      h("li", {class: winners.includes(seat) ? "winner" : ""}, t(winners.includes(seat) ? "result.place.win" : "result.place", {place: ordinal(place), name: ctx.name(seat)})))));
 }
 
 /** A score table: one row per seat, a column per part, the total last (bold). */
 export function scoreTable(caption, columns, rows, ctx) {
   return h("div", {class: "scroll-x"}, h("table", {class: "grid scores"}, h("caption", {}, caption),
-    h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Player"), columns.map((c) => h("th", {scope: "col"}, c)))),
+    h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("result.player")), columns.map((c) => h("th", {scope: "col"}, c)))),
     h("tbody", {}, rows.map(({seat, cells}) => h("tr", {"data-seat": String(seat)}, h("th", {scope: "row"}, ctx.name(seat)),
       cells.map((c, i) => h("td", {}, i === cells.length - 1 ? h("strong", {}, String(c)) : String(c))))))));
 }

@@ -1,30 +1,31 @@
 // The lobby: game types and their options, a new game with you, bots and open seats, joining by link, the games.
-import {api, explain, newKey, seats} from "./api.js";
+import {api, entropyFor, explain, newKey, seats} from "./api.js";
 import {seatName} from "./context.js";
 import {h, mount, pretty} from "./dom.js";
 import {gameModule} from "./games/index.js";
+import {cap, has, t} from "./i18n.js";
 
 const NAME_KEY = "menagerie:name";
 
 /** Draw the lobby. */
 export async function lobby(main) {
-  mount(main, h("h1", {}, "Lobby"), h("p", {class: "muted"}, "Loading games…"));
+  mount(main, h("h1", {}, t("lobby.title")), h("p", {class: "muted"}, t("lobby.loading")));
   let types;
   try {
     types = (await api("GET", "/game-types")).game_types;
   } catch (err) {
-    mount(main, h("h1", {}, "Lobby"), h("p", {class: "error", role: "alert"}, explain(err)));
+    mount(main, h("h1", {}, t("lobby.title")), h("p", {class: "error", role: "alert"}, explain(err)));
     return null;
   }
   const list = h("div", {id: "games"});
   const cups = h("div", {id: "tournaments"});
   mount(
     main,
-    h("h1", {}, "Lobby"),
+    h("h1", {}, t("lobby.title")),
     h("div", {class: "columns"}, newGameForm(types), h("div", {}, joinForm(), findForms(types))),
-    h("section", {class: "panel"}, h("h2", {}, "Games"),
-      h("button", {type: "button", class: "secondary", onclick: () => loadGames(list)}, "Refresh"), list),
-    h("section", {class: "panel"}, h("h2", {}, "Tournaments"), cups),
+    h("section", {class: "panel"}, h("h2", {}, t("lobby.games")),
+      h("button", {type: "button", class: "secondary", onclick: () => loadGames(list)}, t("lobby.refresh")), list),
+    h("section", {class: "panel"}, h("h2", {}, t("lobby.tournaments")), cups),
   );
   await Promise.all([loadGames(list), loadTournaments(cups)]);
   return null;
@@ -32,40 +33,40 @@ export async function lobby(main) {
 
 function newGameForm(types) {
   const message = h("p", {class: "error", role: "alert", "aria-live": "assertive"});
-  const typeSelect = h("select", {id: "game-type", name: "game"}, types.map((t) => h("option", {value: t.id}, t.title)));
-  const nameInput = h("input", {id: "your-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname", value: localStorage.getItem(NAME_KEY) || "Player"});
+  const typeSelect = h("select", {id: "game-type", name: "game"}, types.map((type) => h("option", {value: type.id}, gameModule(type.id).title || type.title)));
+  const nameInput = h("input", {id: "your-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname", value: localStorage.getItem(NAME_KEY) || t("lobby.default-name")});
   const countInput = h("input", {id: "seat-count", type: "number", name: "seats"});
   const seatList = h("ol", {class: "seat-list"});
   const options = h("div", {class: "options"});
   // The move clock every game type takes (openapi.yaml, Clock): a human seat's time a move, then a stand-in moves.
   const clockSelect = h("select", {id: "option-clock", name: "clock", "aria-describedby": "option-clock-help"},
-    CLOCKS.map(([seconds, text]) => h("option", {value: String(seconds)}, text)));
+    CLOCKS.map((seconds) => h("option", {value: String(seconds)}, t(`lobby.clock.${seconds}`))));
   // One key per game to create: a retried submit after a lost answer creates it once.
   let createKey = newKey();
-  const typeOf = () => types.find((t) => t.id === typeSelect.value);
+  const typeOf = () => types.find((type) => type.id === typeSelect.value);
 
   function drawSeats() {
-    const t = typeOf();
-    const n = Math.max(t.min_seats, Math.min(t.max_seats, Number(countInput.value) || t.min_seats));
+    const type = typeOf();
+    const n = Math.max(type.min_seats, Math.min(type.max_seats, Number(countInput.value) || type.min_seats));
     const previous = [...seatList.querySelectorAll("select")].map((s) => s.value);
     mount(seatList, Array.from({length: n}, (_, i) => {
       const id = `seat-${i}`;
       const select = h("select", {id, class: "seat-kind"},
-        h("option", {value: "you"}, "You"),
-        t.bots.map((b) => h("option", {value: `bot:${b}`}, `Bot: ${b}`)),
-        h("option", {value: "open"}, "Open seat (someone joins by link)"));
-      select.value = previous[i] || (i === 0 ? "you" : `bot:${t.bots.includes("heuristic") ? "heuristic" : t.bots[0]}`);
-      return h("li", {}, h("label", {for: id}, `Seat ${i + 1}`), select);
+        h("option", {value: "you"}, t("lobby.seat.you")),
+        type.bots.map((b) => h("option", {value: `bot:${b}`}, t("lobby.seat.bot", {bot: b}))),
+        h("option", {value: "open"}, t("lobby.seat.open")));
+      select.value = previous[i] || (i === 0 ? "you" : `bot:${type.bots.includes("heuristic") ? "heuristic" : type.bots[0]}`);
+      return h("li", {}, h("label", {for: id}, t("lobby.seat", {number: i + 1})), select);
     }));
   }
 
   function drawType() {
-    const t = typeOf();
-    countInput.min = t.min_seats;
-    countInput.max = t.max_seats;
-    if (!countInput.value || countInput.value < t.min_seats || countInput.value > t.max_seats) countInput.value = t.min_seats;
+    const type = typeOf();
+    countInput.min = type.min_seats;
+    countInput.max = type.max_seats;
+    if (!countInput.value || countInput.value < type.min_seats || countInput.value > type.max_seats) countInput.value = type.min_seats;
     drawSeats();
-    mount(options, t.options.length ? h("h3", {}, "Options") : null, t.options.map(optionField));
+    mount(options, type.options.length ? h("h3", {}, t("lobby.options")) : null, type.options.map((option) => optionField(type.id, option)));
   }
 
   typeSelect.addEventListener("change", drawType);
@@ -73,28 +74,29 @@ function newGameForm(types) {
   drawType();
 
   const form = h("form", {class: "panel", id: "new-game", "aria-labelledby": "new-game-title"},
-    h("h2", {id: "new-game-title"}, "New game"),
-    h("div", {class: "field"}, h("label", {for: "game-type"}, "Game"), typeSelect),
-    h("div", {class: "field"}, h("label", {for: "your-name"}, "Your name"), nameInput),
-    h("div", {class: "field"}, h("label", {for: "seat-count"}, "Seats"), countInput),
+    h("h2", {id: "new-game-title"}, t("lobby.new-game")),
+    h("div", {class: "field"}, h("label", {for: "game-type"}, t("lobby.game")), typeSelect),
+    h("div", {class: "field"}, h("label", {for: "your-name"}, t("lobby.your-name")), nameInput),
+    h("div", {class: "field"}, h("label", {for: "seat-count"}, t("lobby.seats")), countInput),
     seatList,
-    h("div", {class: "field"}, h("label", {for: "option-clock"}, "Move clock"), clockSelect,
-      h("small", {class: "muted", id: "option-clock-help"}, "Time a player has for each move; when it runs out, a stand-in bot makes that one move.")),
+    h("div", {class: "field"}, h("label", {for: "option-clock"}, t("lobby.clock")), clockSelect,
+      h("small", {class: "muted", id: "option-clock-help"}, t("lobby.clock.help"))),
     options,
-    h("button", {type: "submit", id: "create-game"}, "Create game"), message);
+    h("button", {type: "submit", id: "create-game"}, t("lobby.create")), message);
 
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const t = typeOf();
-    const name = nameInput.value.trim() || "Player";
+    const type = typeOf();
+    const name = nameInput.value.trim() || t("lobby.default-name");
     localStorage.setItem(NAME_KEY, name);
     const kinds = [...seatList.querySelectorAll("select")].map((s) => s.value);
     let human = 0;
     // Only the first "You" seat is yours here; further ones are seats for friends, named after you with a number.
-    const seatSpecs = kinds.map((k) => (k === "you" ? {name: human++ ? `${name} ${human}` : name} : k === "open" ? {} : {bot: k.slice(4)}));
+    // Your own seat adds entropy to the deal (the friends' seats you name here are yours to hand out).
+    const seatSpecs = kinds.map((k) => (k === "you" ? (human++ ? {name: `${name} ${human}`} : {name, entropy: entropyFor(createKey)}) : k === "open" ? {} : {bot: k.slice(4)}));
     let body;
     try {
-      body = {game: t.id, seats: seatSpecs, options: readOptions(t, options)};
+      body = {game: type.id, seats: seatSpecs, options: readOptions(type, options)};
       if (Number(clockSelect.value)) body.options.clock = {move_s: Number(clockSelect.value)};
     } catch (err) {
       message.textContent = err.message;
@@ -116,36 +118,49 @@ function newGameForm(types) {
   return form;
 }
 
-const CLOCKS = [[0, "None"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"], [86400, "1 day (correspondence)"]];
+const CLOCKS = [0, 30, 60, 120, 300, 86400];
 
-function optionField(option) {
+/** An option's name and help in the page's language (the server's English words for one the tables lack). */
+function optionWords(game, option) {
+  const key = `option.${game}.${option.name}`;
+  return {name: has(key) ? t(key) : pretty(option.name), help: has(`${key}.help`) ? t(`${key}.help`) : option.description};
+}
+
+/** A list option's choice in words (the species of a game are named as its rulebook names them). */
+function choiceWords(game, choice) {
+  const key = `animal.${game}.${choice}`;
+  return has(key) ? cap(t(key, {n: 1})) : pretty(choice);
+}
+
+function optionField(game, option) {
   const id = `option-${option.name}`;
-  const help = h("small", {class: "muted", id: `${id}-help`}, option.description);
+  const words = optionWords(game, option);
+  const help = h("small", {class: "muted", id: `${id}-help`}, words.help);
   if (option.type === "bool") {
     return h("div", {class: "field check"}, h("input", {type: "checkbox", id, "data-option": option.name, checked: !!option.default, "aria-describedby": `${id}-help`}),
-      h("label", {for: id}, pretty(option.name)), help);
+      h("label", {for: id}, words.name), help);
   }
   if (option.type === "int") {
-    return h("div", {class: "field"}, h("label", {for: id}, pretty(option.name)),
+    return h("div", {class: "field"}, h("label", {for: id}, words.name),
       h("input", {type: "number", id, "data-option": option.name, value: option.default, min: option.minimum ?? null, "aria-describedby": `${id}-help`}), help);
   }
   if (option.type === "list" && option.choices) {
-    return h("fieldset", {class: "field", "data-option": option.name}, h("legend", {}, pretty(option.name)), help,
-      h("div", {class: "choices"}, option.choices.map((c) => h("label", {class: "check"}, h("input", {type: "checkbox", value: c, checked: (option.default || []).includes(c)}), ` ${pretty(c)}`))));
+    return h("fieldset", {class: "field", "data-option": option.name}, h("legend", {}, words.name), help,
+      h("div", {class: "choices"}, option.choices.map((c) => h("label", {class: "check"}, h("input", {type: "checkbox", value: c, checked: (option.default || []).includes(c)}), ` ${choiceWords(game, c)}`))));
   }
-  return h("p", {class: "muted"}, `${pretty(option.name)}: the default (${option.description})`);
+  return h("p", {class: "muted"}, t("lobby.option-default", {name: words.name, help: words.help}));
 }
 
-function readOptions(t, root) {
+function readOptions(type, root) {
   const out = {};
-  for (const option of t.options) {
+  for (const option of type.options) {
     const el = root.querySelector(`[data-option="${option.name}"]`);
     if (!el) continue;
     let value;
     if (option.type === "bool") value = el.checked;
     else if (option.type === "int") {
       value = Number(el.value);
-      if (!Number.isInteger(value)) throw new Error(`${pretty(option.name)} must be a whole number`);
+      if (!Number.isInteger(value)) throw new Error(t("lobby.whole-number", {name: optionWords(type.id, option).name}));
     } else if (option.type === "list") value = [...el.querySelectorAll("input:checked")].map((i) => i.value);
     else continue;
     if (JSON.stringify(value) !== JSON.stringify(option.default)) out[option.name] = value;
@@ -161,16 +176,16 @@ function gameIdFrom(text) {
 function joinForm() {
   const input = h("input", {id: "join-link", placeholder: "https://…/#/join/0123456789abcdef", autocomplete: "off"});
   const message = h("p", {class: "error", role: "alert"});
-  const form = h("form", {class: "panel"}, h("h2", {}, "Join or watch a game"),
-    h("div", {class: "field"}, h("label", {for: "join-link"}, "Game link or id"), input),
+  const form = h("form", {class: "panel"}, h("h2", {}, t("lobby.join-title")),
+    h("div", {class: "field"}, h("label", {for: "join-link"}, t("lobby.join-link")), input),
     h("div", {class: "buttons"},
-      h("button", {type: "submit"}, "Join an open seat"),
-      h("button", {type: "button", class: "secondary", onclick: () => go("game")}, "Watch")),
+      h("button", {type: "submit"}, t("lobby.join-open")),
+      h("button", {type: "button", class: "secondary", onclick: () => go("game")}, t("lobby.watch"))),
     message);
   function go(kind) {
     const id = gameIdFrom(input.value);
     if (!id) {
-      message.textContent = "That is not a game link or id (16 hexadecimal characters).";
+      message.textContent = t("lobby.bad-link");
       return;
     }
     location.hash = `#/${kind}/${id}`;
@@ -184,10 +199,10 @@ function joinForm() {
 
 function findForms(types) {
   const input = h("input", {id: "tournament-id", placeholder: "t-0123456789abcdef", autocomplete: "off"});
-  const form = h("form", {class: "panel"}, h("h2", {}, "Tournaments and ratings"),
-    h("div", {class: "field"}, h("label", {for: "tournament-id"}, "Tournament id"), input),
-    h("button", {type: "submit", class: "secondary"}, "Open tournament"),
-    h("p", {}, "Leaderboards: ", types.map((t, i) => [i ? " · " : "", h("a", {href: `#/leaderboards/${t.id}`}, t.title)])));
+  const form = h("form", {class: "panel"}, h("h2", {}, t("lobby.cups-title")),
+    h("div", {class: "field"}, h("label", {for: "tournament-id"}, t("lobby.cup-id")), input),
+    h("button", {type: "submit", class: "secondary"}, t("lobby.cup-open")),
+    h("p", {}, t("lobby.leaderboards"), " ", types.map((type, i) => [i ? " · " : "", h("a", {href: `#/leaderboards/${type.id}`}, gameModule(type.id).title)])));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const id = input.value.trim().replace(/^.*#\/tournament\//, "");
@@ -202,9 +217,9 @@ async function loadGames(list) {
     const groups = {waiting: [], active: [], finished: []};
     for (const g of games) (groups[g.status] || groups.active).push(g);
     mount(list,
-      gameTable("Waiting for players", groups.waiting),
-      gameTable("In play", groups.active),
-      gameTable("Finished", groups.finished));
+      gameTable(t("lobby.games.waiting"), groups.waiting),
+      gameTable(t("lobby.games.active"), groups.active),
+      gameTable(t("lobby.games.finished"), groups.finished));
   } catch (err) {
     mount(list, h("p", {class: "error", role: "alert"}, explain(err)));
   }
@@ -213,19 +228,19 @@ async function loadGames(list) {
 async function loadTournaments(list) {
   try {
     const {tournaments} = await api("GET", "/tournaments?limit=20");
-    const shown = tournaments.filter((t) => t.status !== "finished").concat(tournaments.filter((t) => t.status === "finished").slice(0, 5));
+    const shown = tournaments.filter((cup) => cup.status !== "finished").concat(tournaments.filter((cup) => cup.status === "finished").slice(0, 5));
     mount(list, shown.length
-      ? h("ul", {class: "game-list"}, shown.map((t) => h("li", {},
-        h("a", {href: `#/tournament/${encodeURIComponent(t.id)}`}, `${gameModule(t.game).title} tournament`), " ",
-        h("span", {class: "muted"}, `${t.status === "registering" ? "open for registration" : t.status === "active" ? `round ${t.round} of ${t.planned_rounds}` : "finished"} · ${t.players} players`))))
-      : h("p", {class: "muted"}, "None yet. An organiser creates one through the API (see the README)."));
+      ? h("ul", {class: "game-list"}, shown.map((cup) => h("li", {},
+        h("a", {href: `#/tournament/${encodeURIComponent(cup.id)}`}, t("lobby.cup", {game: gameModule(cup.game).title})), " ",
+        h("span", {class: "muted"}, `${cup.status === "active" ? t("cup.round-of", {round: cup.round, of: cup.planned_rounds}) : t(`cup.status.${cup.status}`)} · ${t("cup.players", {n: cup.players})}`))))
+      : h("p", {class: "muted"}, t("lobby.no-cups")));
   } catch (err) {
     mount(list, h("p", {class: "error", role: "alert"}, explain(err)));
   }
 }
 
 function gameTable(title, games) {
-  if (!games.length) return h("div", {}, h("h3", {}, title), h("p", {class: "muted"}, "None."));
+  if (!games.length) return h("div", {}, h("h3", {}, title), h("p", {class: "muted"}, t("lobby.none")));
   return h("div", {}, h("h3", {}, title),
     h("ul", {class: "game-list"}, games.map((g) => {
       const mine = seats.get(g.id);
@@ -235,10 +250,10 @@ function gameTable(title, games) {
         h("span", {class: "muted"}, g.id), " · ",
         g.seats.map((s) => seatName(s, mine ? mine.seat : null)).join(", "),
         h("span", {class: "links"},
-          g.status !== "finished" ? h("a", {href: `#/game/${g.id}`}, mine ? "Play" : "Watch") : null,
-          open && !mine ? h("a", {href: `#/join/${g.id}`}, "Join") : null,
-          g.status === "finished" ? h("a", {href: `#/game/${g.id}`}, "Final table") : null,
-          g.status === "finished" ? h("a", {href: `#/replay/${g.id}`}, "Replay") : null));
+          g.status !== "finished" ? h("a", {href: `#/game/${g.id}`}, mine ? t("lobby.play") : t("lobby.watch")) : null,
+          open && !mine ? h("a", {href: `#/join/${g.id}`}, t("lobby.join")) : null,
+          g.status === "finished" ? h("a", {href: `#/game/${g.id}`}, t("lobby.final-table")) : null,
+          g.status === "finished" ? h("a", {href: `#/replay/${g.id}`}, t("lobby.replay")) : null));
     })));
 }
 
@@ -251,21 +266,21 @@ export async function joinScreen(main, id) {
   }
   const nameInput = h("input", {id: "join-name", required: true, maxlength: 40, value: localStorage.getItem(NAME_KEY) || ""});
   const message = h("p", {class: "error", role: "alert"});
-  const form = h("form", {class: "panel", id: "join-form"}, h("h1", {}, "Join a game"),
-    h("p", {}, "Game ", h("code", {}, id)),
-    h("div", {class: "field"}, h("label", {for: "join-name"}, "Your name"), nameInput),
-    h("button", {type: "submit", id: "join-button"}, "Take a seat"), " ", h("a", {href: `#/game/${id}`}, "Just watch"), message);
+  const form = h("form", {class: "panel", id: "join-form"}, h("h1", {}, t("join.title")),
+    h("p", {}, t("join.game"), " ", h("code", {}, id)),
+    h("div", {class: "field"}, h("label", {for: "join-name"}, t("lobby.your-name")), nameInput),
+    h("button", {type: "submit", id: "join-button"}, t("join.take")), " ", h("a", {href: `#/game/${id}`}, t("join.watch")), message);
   let joinKey = newKey();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = nameInput.value.trim();
     if (!name) {
-      message.textContent = "Enter a name.";
+      message.textContent = t("form.enter-name");
       return;
     }
     localStorage.setItem(NAME_KEY, name);
     try {
-      const taken = await api("POST", `/games/${id}/join`, {body: {name}, key: joinKey});
+      const taken = await api("POST", `/games/${id}/join`, {body: {name, entropy: entropyFor(joinKey)}, key: joinKey});
       seats.put(id, {token: taken.token, seat: taken.seat, name});
       location.hash = `#/game/${id}`;
     } catch (err) {

@@ -5,6 +5,7 @@ import {replay} from "./replay.js";
 import {table} from "./table.js";
 import {leaderboards, tournament} from "./tournament.js";
 import {seats} from "./api.js";
+import {LANGUAGES, language, onLanguage, setLanguage, t} from "./i18n.js";
 
 const main = document.getElementById("main");
 let cleanup = null;
@@ -46,8 +47,30 @@ async function route() {
       return;
     }
   }
-  mount(main, h("p", {}, "No such page. ", h("a", {href: "#/"}, "Back to the lobby")));
+  mount(main, h("p", {}, t("page.not-found"), h("a", {href: "#/"}, t("page.back"))));
 }
 
+/** The page frame's own words (index.html marks them with data-i18n) and the language switch's. */
+function frameWords() {
+  document.documentElement.lang = language();
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+}
+
+// The switch: each language named in itself; a change redraws the screen in place (no reload, no new seat).
+const switcher = h("select", {id: "language", "aria-label": t("page.language"), "data-i18n-label": "page.language"},
+  LANGUAGES.map(([code, name]) => h("option", {value: code, lang: code}, name)));
+switcher.value = language();
+switcher.addEventListener("change", () => setLanguage(switcher.value));
+document.querySelector("header.top").append(switcher);
+
+onLanguage(() => {
+  frameWords();
+  switcher.value = language();
+  if (cleanup && cleanup.redraw) cleanup.redraw();
+  else route();
+});
+
+frameWords();
 window.addEventListener("hashchange", route);
 route();

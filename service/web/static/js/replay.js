@@ -3,6 +3,7 @@ import {allEvents, api, explain, seats} from "./api.js";
 import {contextFor, describeEvent, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
+import {has, t} from "./i18n.js";
 
 /** Draw the replay of a game. */
 export async function replay(main, id) {
@@ -11,7 +12,7 @@ export async function replay(main, id) {
   try {
     now = await api("GET", `/games/${id}`, {token: mine && mine.token});
   } catch (err) {
-    mount(main, h("h1", {}, "Replay"), h("p", {class: "error", role: "alert"}, explain(err)));
+    mount(main, h("h1", {}, t("replay.title")), h("p", {class: "error", role: "alert"}, explain(err)));
     return null;
   }
   const module = gameModule(now.game);
@@ -25,10 +26,10 @@ export async function replay(main, id) {
   }
 
   const perspective = h("select", {id: "perspective"},
-    finished ? h("option", {value: "open"}, "Open: every card") : null,
-    h("option", {value: "spectator"}, "Spectator"),
-    mine ? h("option", {value: "seat"}, `Your seat (${mine.name || `seat ${mine.seat + 1}`})`) : null);
-  const slider = h("input", {type: "range", id: "replay-slider", min: 1, max: last, value: last, step: 1, "aria-label": "Event number"});
+    finished ? h("option", {value: "open"}, t("replay.open")) : null,
+    h("option", {value: "spectator"}, t("replay.spectator")),
+    mine ? h("option", {value: "seat"}, t("replay.your-seat", {name: mine.name || t("invite.seat", {number: mine.seat + 1})})) : null);
+  const slider = h("input", {type: "range", id: "replay-slider", min: 1, max: last, value: last, step: 1, "aria-label": t("replay.event-number")});
   const position = h("output", {id: "replay-position", for: "replay-slider"});
   const caption = h("p", {id: "replay-event", class: "note", "aria-live": "polite"});
   const boardBox = h("div", {id: "replay-board"});
@@ -43,7 +44,7 @@ export async function replay(main, id) {
   async function show() {
     const at = Number(slider.value);
     const mineTicket = ++ticket;
-    position.textContent = `Event ${at} of ${last}`;
+    position.textContent = t("replay.position", {at, last});
     const query = new URLSearchParams();
     if (at < last) query.set("at", String(at));
     if (perspective.value === "open") query.set("open", "true");
@@ -59,7 +60,7 @@ export async function replay(main, id) {
       Object.assign(boardBox.dataset, {shown: String(at), failed: "false"});
     } catch (err) {
       if (mineTicket === ticket) {
-        message.textContent = `The table at event ${at} cannot be shown: ${explain(err)}`;
+        message.textContent = t("replay.cannot", {at, why: explain(err)});
         mount(boardBox);
         Object.assign(boardBox.dataset, {shown: String(at), failed: "true"});
       }
@@ -68,26 +69,26 @@ export async function replay(main, id) {
   slider.addEventListener("input", show);
   perspective.addEventListener("change", show);
 
-  const badge = h("p", {id: "audit-badge", class: "badge pending", "aria-live": "polite"}, "Auditing…");
+  const badge = h("p", {id: "audit-badge", class: "badge pending", "aria-live": "polite"}, t("replay.auditing"));
   mount(
     main,
     h("header", {class: "table-head"},
-      h("h1", {}, `Replay: ${module.title} `, h("small", {class: "muted"}, id)),
-      h("nav", {class: "links", "aria-label": "Game"},
-        h("a", {href: "#/"}, "Lobby"),
-        h("a", {href: `#/game/${id}`}, "Table"),
-        h("a", {href: `/games/${id}/export`, download: `${id}.json`, id: "export-link"}, "Download the log (JSON)"))),
-    finished ? badge : h("p", {class: "note"}, "The game is still in play: the replay shows what your perspective may see; the audit and the open view come at the end."),
+      h("h1", {}, t("replay.heading", {game: module.title}), " ", h("small", {class: "muted"}, id)),
+      h("nav", {class: "links", "aria-label": t("table.nav")},
+        h("a", {href: "#/"}, t("page.lobby")),
+        h("a", {href: `#/game/${id}`}, t("table.board")),
+        h("a", {href: `/games/${id}/export`, download: `${id}.json`, id: "export-link"}, t("replay.download")))),
+    finished ? badge : h("p", {class: "note"}, t("replay.in-play")),
     h("section", {class: "panel replay-controls"},
-      h("div", {class: "field"}, h("label", {for: "perspective"}, "Perspective"), perspective),
-      h("div", {class: "field"}, h("label", {for: "replay-slider"}, "Event"), slider, position),
+      h("div", {class: "field"}, h("label", {for: "perspective"}, t("replay.perspective")), perspective),
+      h("div", {class: "field"}, h("label", {for: "replay-slider"}, t("replay.event")), slider, position),
       h("div", {class: "buttons"},
-        button("« First", "First event", () => { slider.value = "1"; show(); }, "replay-first"),
-        button("◀ Back", "Previous event", step(-1), "replay-back"),
-        button("Next ▶", "Next event", step(1), "replay-next"),
-        button("Last »", "Last event", () => { slider.value = String(last); show(); }, "replay-last")),
+        button(t("replay.first"), t("replay.first.label"), () => { slider.value = "1"; show(); }, "replay-first"),
+        button(t("replay.back"), t("replay.back.label"), step(-1), "replay-back"),
+        button(t("replay.next"), t("replay.next.label"), step(1), "replay-next"),
+        button(t("replay.last"), t("replay.last.label"), () => { slider.value = String(last); show(); }, "replay-last")),
       caption, message),
-    h("section", {class: "panel"}, h("h2", {}, "Table at this event"), boardBox),
+    h("section", {class: "panel"}, h("h2", {}, t("replay.table")), boardBox),
   );
   await show();
   if (finished) {
@@ -95,16 +96,14 @@ export async function replay(main, id) {
       const audit = await api("GET", `/games/${id}/audit`);
       badge.className = `badge ${audit.ok ? "ok" : "failed"}`;
       badge.textContent = audit.ok
-        ? `✓ Audit passed: ${audit.events} events (${audit.checks.join(", ")})`
-        : `✗ Audit failed at event ${audit.failed_at}: ${audit.reason}`;
+        ? t("replay.audit-ok", {n: audit.events, checks: audit.checks.map((check) => (has(`audit.${check}`) ? t(`audit.${check}`) : check)).join(", ")})
+        : t("replay.audit-failed", {at: audit.failed_at, reason: audit.reason});
       badge.dataset.ok = String(audit.ok);
     } catch (err) {
       // An archived game is not a failed one: its whole log is in the file it was archived to.
       const archived = err.code === "game_archived";
       badge.className = `badge ${archived ? "pending" : "failed"}`;
-      badge.textContent = archived
-        ? "Archived: the game has left the server; its export file audits offline (menagerie audit FILE)"
-        : `Audit unavailable: ${explain(err)}`;
+      badge.textContent = archived ? t("replay.archived") : t("replay.audit-unavailable", {why: explain(err)});
       if (archived) badge.dataset.archived = "true";
     }
   }

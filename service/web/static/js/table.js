@@ -4,6 +4,7 @@ import {Choice} from "./choose.js";
 import {contextFor, eventList, lastMove, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
+import {t} from "./i18n.js";
 import {rulesPanel} from "./rules.js";
 
 const RECENT = 16;
@@ -30,7 +31,7 @@ export async function table(main, id) {
       view = await api("GET", `/games/${id}`).catch(() => null);
     }
     if (!view) {
-      mount(main, h("h1", {}, "Game"), h("p", {class: "error", role: "alert"}, explain(err)), h("a", {href: "#/"}, "Back to the lobby"));
+      mount(main, h("h1", {}, t("table.game")), h("p", {class: "error", role: "alert"}, explain(err)), h("a", {href: "#/"}, t("page.back")));
       return null;
     }
   }
@@ -69,10 +70,10 @@ export async function table(main, id) {
     standIn = null;
     draw();
     say("");
-    status.textContent = "Sending your move…";
+    status.textContent = t("table.sending-move");
     try {
       await api("POST", `/games/${id}/actions`, {token, body: {action, expected_version: view.version}});
-      status.textContent = "Move played.";
+      status.textContent = t("table.move-played");
     } catch (err) {
       say(explain(err));
       status.textContent = "";
@@ -112,11 +113,11 @@ export async function table(main, id) {
     mount(
       root,
       header(ctx, yourTurn),
-      standIn && standIn.seat === you ? h("p", {class: "banner warn", id: "stand-in", role: "alert"}, `Your clock ran out, so a stand-in played your move (event ${standIn.seq}). It is your move again when your turn comes.`) : null,
-      move ? h("p", {class: "last-move-line", id: "last-move", "data-seq": String(move.seq), "data-actor": String(move.actor)}, h("strong", {}, "Last move: "), move.text) : null,
+      standIn && standIn.seat === you ? h("p", {class: "banner warn", id: "stand-in", role: "alert"}, t("table.stand-in", {seq: standIn.seq})) : null,
+      move ? h("p", {class: "last-move-line", id: "last-move", "data-seq": String(move.seq), "data-actor": String(move.actor)}, h("strong", {}, t("table.last-move")), move.text) : null,
       invitePanel(view),
       resultPanel(view, ctx, module),
-      h("section", {class: "panel board-panel", "aria-label": "Table"}, board),
+      h("section", {class: "panel board-panel", "aria-label": t("table.board")}, board),
       yourTurn ? moveBar(picks, drawn, ctx) : null,
       rulesPanel(view.game),
       eventList(events.slice(-RECENT), ctx, move),
@@ -129,34 +130,34 @@ export async function table(main, id) {
   function header(ctx, yourTurn) {
     const you = view.you;
     let turn;
-    if (view.status === "finished") turn = "The game is over.";
-    else if (view.status === "waiting") turn = "Waiting for players to join.";
-    else if (yourTurn) turn = view.to_act.length > 1 ? `Your move (others choosing too: ${view.to_act.filter((s) => s !== you).map(ctx.name).join(", ")})` : "Your turn.";
-    else turn = view.to_act.length ? `Waiting for ${view.to_act.map(ctx.name).join(", ")}.` : "The game is working…";
+    if (view.status === "finished") turn = t("table.over");
+    else if (view.status === "waiting") turn = t("table.waiting");
+    else if (yourTurn) turn = view.to_act.length > 1 ? t("table.your-move.others", {names: ctx.names(view.to_act.filter((s) => s !== you))}) : t("table.your-turn");
+    else turn = view.to_act.length ? t("table.waiting-for", {names: ctx.names(view.to_act)}) : t("table.working");
     return h("header", {class: "table-head"},
       h("h1", {}, module.title, " ", h("small", {class: "muted"}, id)),
       h("p", {class: "facts"},
-        you === null ? h("span", {class: "tag", id: "spectator"}, "Spectating") : h("span", {class: "tag you"}, `You: ${ctx.name(you)}`),
-        ` · ${view.status === "active" ? "in play" : view.status} · event ${view.version}`,
-        view.clock ? ` · ${view.clock.move_s} s a move` : ""),
+        you === null ? h("span", {class: "tag", id: "spectator"}, t("table.spectating")) : h("span", {class: "tag you"}, t("table.you", {name: ctx.name(you)})),
+        ` · ${t(`status.${view.status}`)} · ${t("table.event", {n: view.version})}`,
+        view.clock ? ` · ${t("table.clock", {n: view.clock.move_s})}` : ""),
       h("div", {class: "turn-line"},
         h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, "data-status": view.status}, turn),
-        view.clock && view.status === "active" && view.to_act.length ? h("p", {id: "clock", class: "clock", role: "timer", "aria-label": "Time left to move"}) : null),
-      h("nav", {class: "links", "aria-label": "Game"},
-        h("a", {href: "#/"}, "Lobby"),
-        view.status === "finished" ? h("a", {href: `#/replay/${id}`, id: "replay-link"}, "Replay and audit") : null,
-        h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`}, "Export log")));
+        view.clock && view.status === "active" && view.to_act.length ? h("p", {id: "clock", class: "clock", role: "timer", "aria-label": t("table.time-left")}) : null),
+      h("nav", {class: "links", "aria-label": t("table.nav")},
+        h("a", {href: "#/"}, t("page.lobby")),
+        view.status === "finished" ? h("a", {href: `#/replay/${id}`, id: "replay-link"}, t("table.replay")) : null,
+        h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`}, t("table.export"))));
   }
 
   function moveBar(picks, drawn, ctx) {
     const action = picks.action();
     const loose = picks.loose(drawn).map((key) => pickControl(key, null, module.looseLabel ? module.looseLabel(key, view, ctx) : key, "loose", picks, drawn, ctx));
-    const confirm = h("button", {type: "button", id: "confirm", class: "move-control confirm", disabled: !action || busy,
-      onclick: () => action && play(action)}, action ? `Confirm: ${module.label(action, view, ctx)}` : busy ? "Sending…" : "Confirm");
+    const confirm = h("button", {type: "button", id: "confirm", class: "move-control confirm", disabled: !action || busy, "aria-busy": busy ? "true" : null,
+      onclick: () => action && play(action)}, action ? t("move.confirm.what", {what: module.label(action, view, ctx)}) : busy ? t("move.sending") : t("move.confirm"));
     const clear = h("button", {type: "button", id: "clear", class: "move-control secondary", disabled: !picks.selection.size || busy,
-      onclick: () => { picks.clear(); draw(); }}, "Clear");
-    return h("section", {class: "panel move-bar", id: "actions", "aria-label": "Your move"},
-      h("p", {class: "hint", id: "move-hint"}, action ? "Check the move, then confirm." : module.hint ? module.hint(view) : "Pick on the table, then confirm."),
+      onclick: () => { picks.clear(); draw(); }}, t("move.clear"));
+    return h("section", {class: "panel move-bar", id: "actions", "aria-label": t("move.bar")},
+      h("p", {class: "hint", id: "move-hint"}, action ? t("move.check") : module.hint ? module.hint(view) : t("move.pick")),
       loose.length ? h("div", {class: "buttons loose"}, loose) : null,
       h("div", {class: "buttons"}, confirm, clear));
   }
@@ -175,7 +176,7 @@ export async function table(main, id) {
       "data-key": key,
       "data-addable": String(addable),
       "aria-pressed": String(n > 0),
-      "aria-label": `${name}${n > 1 ? ` (${n} picked)` : ""}`,
+      "aria-label": n > 1 ? t("move.picked", {name, n}) : name,
       onclick: () => {
         picks.toggle(key);
         draw();
@@ -189,9 +190,9 @@ export async function table(main, id) {
     const links = JSON.parse(sessionStorage.getItem(`menagerie:links:${id}`) || "[]");
     if (!open.length && !(links.length && v.status !== "finished")) return null;
     const joinUrl = `${location.origin}/#/join/${id}`;
-    return h("section", {class: "panel invite"}, h("h2", {}, "Invite"),
-      open.length ? h("p", {class: "wrap"}, `${open.length} open seat${open.length > 1 ? "s" : ""}. Send this link: `, h("a", {href: joinUrl, id: "join-url"}, joinUrl)) : null,
-      links.map((l) => h("p", {}, `Seat link for ${l.name}: `, h("a", {href: l.link}, `seat ${l.seat + 1}`))));
+    return h("section", {class: "panel invite"}, h("h2", {}, t("invite.title")),
+      open.length ? h("p", {class: "wrap"}, t("invite.open", {n: open.length}), " ", h("a", {href: joinUrl, id: "join-url"}, joinUrl)) : null,
+      links.map((l) => h("p", {}, t("invite.seat-link", {name: l.name}), " ", h("a", {href: l.link}, t("invite.seat", {number: l.seat + 1})))));
   }
 
   // The clock counts from the game's last event (openapi.yaml, Clock): its time comes with the event.
@@ -200,12 +201,12 @@ export async function table(main, id) {
     if (!el || !view.clock) return;
     const last = events.length ? events[events.length - 1] : null;
     if (!last || last.seq !== view.version || !last.time) {
-      el.textContent = `${view.clock.move_s} s a move`;
+      el.textContent = t("table.clock", {n: view.clock.move_s});
       return;
     }
     const left = Math.max(0, Math.ceil(view.clock.move_s - (Date.now() - Date.parse(last.time)) / 1000));
-    const who = view.to_act.includes(view.you) ? "You have" : `${view.to_act.map((s) => contextFor(view, module).name(s)).join(", ")}:`;
-    el.textContent = `${who} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.textContent = view.to_act.includes(view.you) ? t("clock.yours", {time}) : t("clock.theirs", {names: contextFor(view, module).names(view.to_act), time});
     el.classList.toggle("warn", left <= WARN_S);
   }
   const timer = setInterval(() => {
@@ -230,5 +231,6 @@ export async function table(main, id) {
     feed();
   };
   stop.poke = feed.poke;
+  stop.redraw = draw; // a new language: the same table, seat, picks and feed, in other words
   return stop;
 }

@@ -4,6 +4,7 @@ import {back, face, fan} from "../cards.js";
 import {exactly} from "../choose.js";
 import {scoreTable, sentenceList} from "../context.js";
 import {h, pretty} from "../dom.js";
+import {animal, cap, t} from "../i18n.js";
 
 const GAME = "animals-on-board";
 const HIDDEN = "hidden";
@@ -14,53 +15,54 @@ function parts(name) {
 }
 
 function tile(name, small = false) {
-  if (name === HIDDEN) return back(null, "face-down tile");
+  if (name === HIDDEN) return back(null, t("aob.face-down"));
   const {species, value} = parts(name);
-  return face({game: GAME, species, name: pretty(species), number: value, small});
+  return face({game: GAME, species, name: speciesName(species), number: value, small});
 }
 
-const word = (name) => (name === HIDDEN ? "a face-down tile" : `${pretty(parts(name).species)} ${parts(name).value}`);
-const words = (list) => sentenceList((list || []).map(word)) || "nothing";
+const speciesName = (species) => cap(animal(GAME, species));
+const word = (name) => (name === HIDDEN ? t("aob.a-face-down") : `${speciesName(parts(name).species)} ${parts(name).value}`);
+const words = (list) => sentenceList((list || []).map(word)) || t("aob.nothing");
 
 /** Draw the table. */
 export function board(view, ctx) {
   const s = view.state;
-  if (!s || s.players === undefined) return h("p", {class: "muted"}, "Waiting for the deal.");
+  if (!s || s.players === undefined) return h("p", {class: "muted"}, t("board.deal"));
   const you = s.you;
   const out = [
-    h("p", {class: "facts"}, s.round ? `Round ${s.round}` : "Setup", ` · ${s.supply} crates in supply`, ` · ${s.draw_pile} tiles in the bag`, s.final_turn ? " · final turn" : ""),
-    h("p", {class: "facts"}, "Species in play: ", s.species.map(pretty).join(", ")),
-    h("div", {class: "centre"}, h("h3", {}, "Centre"),
+    h("p", {class: "facts"}, [s.round ? t("aob.round", {round: s.round}) : t("aob.setup"), t("aob.supply", {n: s.supply}), t("aob.bag", {n: s.draw_pile}), s.final_turn ? t("aob.final-turn") : null].filter(Boolean).join(" · ")),
+    h("p", {class: "facts"}, t("aob.species", {names: s.species.map(speciesName).join(", ")})),
+    h("div", {class: "centre"}, h("h3", {}, t("aob.centre")),
       s.centre.length
         ? h("ol", {class: "rows"}, s.centre.map((group, g) => ctx.spot(`group:${g}`, h("li", {},
-          h("span", {class: "row-label"}, `Group ${g + 1}`),
-          h("span", {class: "fan"}, group.map((t, i) => ctx.pick(`tile:${g}:${i}`, tile(t), `Group ${g + 1}: ${word(t)}`, "tile")))))))
-        : h("p", {class: "muted"}, "No groups yet.")),
+          h("span", {class: "row-label"}, t("aob.group", {number: g + 1})),
+          h("span", {class: "fan"}, group.map((one, i) => ctx.pick(`tile:${g}:${i}`, tile(one), t("aob.group.tile", {number: g + 1, tile: word(one)}), "tile")))))))
+        : h("p", {class: "muted"}, t("aob.no-groups"))),
     h("ul", {class: "seats"},
       s.players.map((p) => ctx.spot(`seat:${p.seat}`, h("li", {class: ctx.classFor(p.seat)},
         h("strong", {}, ctx.name(p.seat)),
-        h("span", {class: "stat"}, `${p.crates} crate${p.crates === 1 ? "" : "s"}`),
-        h("span", {class: "stat"}, `${p.tile_count} tile${p.tile_count === 1 ? "" : "s"}`),
-        p.start_flag ? h("span", {class: "tag"}, "start flag") : null,
-        p.dropped_out ? h("span", {class: "tag"}, "out this round") : null,
-        p.announced ? h("span", {class: "tag warn"}, "announced") : null,
-        s.phase === "keep" && !p.chosen ? h("span", {class: "tag"}, "choosing") : null,
-        p.seat !== (you && you.seat) ? h("div", {class: "ark"}, fan([...(p.ark || p.face_up).map((t) => tile(t, true)),
-          ...(!p.ark ? Array.from({length: p.hidden_count}, () => back(null, "face-down tile")) : [])])) : null)))),
+        h("span", {class: "stat"}, t("aob.crates", {n: p.crates})),
+        h("span", {class: "stat"}, t("aob.tiles", {n: p.tile_count})),
+        p.start_flag ? h("span", {class: "tag"}, t("aob.start-flag")) : null,
+        p.dropped_out ? h("span", {class: "tag"}, t("aob.out")) : null,
+        p.announced ? h("span", {class: "tag warn"}, t("aob.announced")) : null,
+        s.phase === "keep" && !p.chosen ? h("span", {class: "tag"}, t("aob.choosing")) : null,
+        p.seat !== (you && you.seat) ? h("div", {class: "ark"}, fan([...(p.ark || p.face_up).map((one) => tile(one, true)),
+          ...(!p.ark ? Array.from({length: p.hidden_count}, () => back(null, t("aob.face-down"))) : [])])) : null)))),
   ];
   if (you) {
-    out.push(h("div", {class: "hand", "aria-label": "Your ark"}, h("h3", {}, `Your ark (${you.ark.length} tiles, ${you.crates} crates)`),
-      you.ark.length ? fan(you.ark.map((t) => h("span", {class: you.hidden.includes(t) ? "secret" : ""}, tile(t, true)))) : h("p", {class: "muted"}, "Empty so far."),
-      you.hidden.length ? h("p", {class: "muted"}, `Face down, only you see them: ${words(you.hidden)}.`) : null,
-      you.hand.length ? h("div", {}, h("h3", {}, "Your setup tiles: keep one face down"),
-        fan(you.hand.map((t) => ctx.pick(`keep:${t}`, tile(t), `Keep ${word(t)}`, "tile")))) : null));
+    out.push(h("div", {class: "hand", "aria-label": t("aob.your-ark")}, h("h3", {}, t("aob.your-ark.title", {tiles: t("aob.tiles", {n: you.ark.length}), crates: t("aob.crates", {n: you.crates})})),
+      you.ark.length ? fan(you.ark.map((one) => h("span", {class: you.hidden.includes(one) ? "secret" : ""}, tile(one, true)))) : h("p", {class: "muted"}, t("aob.empty")),
+      you.hidden.length ? h("p", {class: "muted"}, t("aob.hidden", {tiles: words(you.hidden)})) : null,
+      you.hand.length ? h("div", {}, h("h3", {}, t("aob.setup-tiles")),
+        fan(you.hand.map((one) => ctx.pick(`keep:${one}`, tile(one), t("aob.keep.pick", {tile: word(one)}), "tile")))) : null));
   }
   if (s.departure && !view.result) out.push(departureTable(s.departure, ctx));
   return h("div", {class: "board aob"}, out);
 }
 
 function departureTable(departure, ctx) {
-  return scoreTable("Arks at departure", ["Singles", "Herds", "Crates", "Total"],
+  return scoreTable(t("aob.departure"), [t("aob.col.singles"), t("aob.col.herds"), t("aob.col.crates"), t("bk.col.total")],
     departure.map((d, seat) => ({seat, cells: [d.single_points, d.herd_points, d.crate_points, d.total]})), ctx);
 }
 
@@ -110,18 +112,18 @@ export function label(action, view) {
   const centre = view.state.centre || [];
   switch (action.type) {
     case "keep":
-      return `keep ${word(action.tile)} face down`;
+      return t("aob.keep", {tile: word(action.tile)});
     case "take": {
       const group = centre[action.group] || [];
-      return `take group ${action.group + 1} (${words(group)}), pay ${group.length} crate${group.length === 1 ? "" : "s"}`;
+      return t("aob.take", {number: action.group + 1, tiles: words(group), n: group.length});
     }
     case "split": {
-      if (action.first === null) return `split group ${action.group + 1} at random`;
+      if (action.first === null) return t("aob.split.random", {number: action.group + 1});
       const group = centre[action.group] || [];
-      return `split group ${action.group + 1} into ${words(action.first)} | ${words(rest(group, action.first))}`;
+      return t("aob.split", {number: action.group + 1, first: words(action.first), second: words(rest(group, action.first))});
     }
     case "forfeit":
-      return "forfeit the turn (nothing else is possible)";
+      return t("aob.forfeit");
     default:
       return pretty(action.type);
   }
@@ -129,14 +131,14 @@ export function label(action, view) {
 
 /** Name a move with nothing to pick on the table. */
 export function looseLabel(key) {
-  if (key.startsWith("random:")) return `Split group ${Number(key.split(":")[1]) + 1} at random`;
-  return key === "forfeit" ? "Forfeit the turn" : pretty(key);
+  if (key.startsWith("random:")) return cap(t("aob.split.random", {number: Number(key.split(":")[1]) + 1}));
+  return key === "forfeit" ? t("aob.forfeit.short") : pretty(key);
 }
 
 /** What to do now. */
 export function hint(view) {
-  if (view.state.phase === "keep") return "Pick the setup tile you keep face down, then confirm.";
-  return "Pick the tiles that stay in a group to split it, or every tile of a group to take it; then confirm.";
+  if (view.state.phase === "keep") return t("aob.hint.keep");
+  return t("aob.hint");
 }
 
 /** Where the last move happened. */
@@ -148,28 +150,34 @@ export function marks(events) {
   });
 }
 
+// Why a round ended, as the server says it, to the words of the page.
+const REASONS = {
+  "the last player in the round had their final turn": "aob.reason.final",
+  "no player left in the round can act": "aob.reason.stuck",
+};
+
 /** Describe an event in words. */
 export function describe(event, ctx) {
   const d = event.data || {};
   switch (event.type) {
     case "GameSetUp":
-      return `${d.seats} players, ${d.supply} crates in supply; species in play: ${(d.species || []).map(pretty).join(", ")}. Each player holds three setup tiles.`;
+      return t("aob.log.setup", {n: d.seats, supply: d.supply, species: (d.species || []).map(speciesName).join(", ")});
     case "TileKept":
-      return `${ctx.actor(event)} kept a setup tile face down${d.tile && d.tile !== HIDDEN ? ` (${word(d.tile)})` : ""}.`;
+      return d.tile && d.tile !== HIDDEN ? t("aob.log.kept.tile", {name: ctx.actor(event), tile: word(d.tile)}) : t("aob.log.kept", {name: ctx.actor(event)});
     case "SetupTilesRevealed":
-      return "Everyone's two other setup tiles go face up on their arks.";
+      return t("aob.log.revealed");
     case "RoundStarted":
-      return `Round ${d.round}: ${words(d.drawn)} and a face-down tile come to the centre; ${ctx.name(d.starter)} starts.`;
+      return t("aob.log.round", {round: d.round, tiles: words(d.drawn), name: ctx.name(d.starter)});
     case "GroupSplit":
-      return `${ctx.actor(event)} split group ${d.group + 1} into ${words(d.first)} | ${words(d.second)}${d.crate_returned ? " (holding five crates, they now keep four)" : ", taking a crate"}.`;
+      return t(d.crate_returned ? "aob.log.split.full" : "aob.log.split", {name: ctx.actor(event), number: d.group + 1, first: words(d.first), second: words(d.second)});
     case "GroupTaken":
-      return `${ctx.actor(event)} took group ${d.group + 1} (${words(d.tiles)}) for ${d.paid} crate${d.paid === 1 ? "" : "s"} and sits out the rest of the round${d.announced ? ", announcing a full ark" : ""}.`;
+      return t(d.announced ? "aob.log.taken.full" : "aob.log.taken", {name: ctx.actor(event), number: d.group + 1, tiles: words(d.tiles), n: d.paid});
     case "TurnForfeited":
-      return `${ctx.actor(event)} could neither split nor take, and forfeited the turn.`;
+      return t("aob.log.forfeited", {name: ctx.actor(event)});
     case "RoundEnded":
-      return `Round ${d.round} ended: ${d.reason}.`;
+      return t("aob.log.round-ended", {round: d.round, reason: REASONS[d.reason] ? t(REASONS[d.reason]) : d.reason});
     case "ArksDeparted":
-      return `The arks departed: ${(d.arks || []).map((a) => `${ctx.name(a.seat)} ${a.total}`).join(", ")} points.`;
+      return t("aob.log.departed", {points: (d.arks || []).map((ark) => `${ctx.name(ark.seat)} ${ark.total}`).join(", ")});
     default:
       return null;
   }
@@ -180,10 +188,10 @@ export function scores(view, ctx) {
   const breakdown = (view.result.detail || {}).breakdown || [];
   return h("div", {}, departureTable(breakdown, ctx),
     h("ul", {class: "plain"}, breakdown.map((b, seat) => b.discarded_pairs && b.discarded_pairs.length
-      ? h("li", {}, `${ctx.name(seat)} discarded pairs: ${words(b.discarded_pairs)}.`) : null)));
+      ? h("li", {}, t("aob.discarded-pairs", {name: ctx.name(seat), tiles: words(b.discarded_pairs)})) : null)));
 }
 
 /** Why the winner won. */
 export function why() {
-  return "Highest total wins: a single tile scores its number, a herd of three or more 5 a tile, each crate 1; on a tie, more different species wins, and a tie still is shared.";
+  return t("aob.why");
 }

@@ -4,80 +4,77 @@ import {back, face, fan} from "../cards.js";
 import {exactly} from "../choose.js";
 import {scoreTable} from "../context.js";
 import {h, pretty} from "../dom.js";
+import {animal, cap, t} from "../i18n.js";
 
 const GAME = "bloede-kuh";
 const ORDER = ["sheep", "pig", "horse", "cow"];
 // What discarding a card does (the rulebook's actions), to say it in the log.
-const ACTION_WORDS = {
-  sheep: "no action",
-  pig: "the left neighbour takes a card",
-  horse: "everyone passes a card to the left",
-  cow: "they draw a card",
-};
+const actionWords = (species) => t(`bk.action.${species}`);
+const cardName = (species) => cap(animal(GAME, species));
 
 function card(species, small = false) {
-  return face({game: GAME, species, name: pretty(species), small});
+  return face({game: GAME, species, name: cardName(species), small});
 }
 
 function nwiCard(c) {
-  return face({game: GAME, species: c.species, name: pretty(c.species), number: c.value, sub: `round ${c.round}`, kind: "nwi", small: true,
-    label: `${pretty(c.species)} "Nobody wants it" card of round ${c.round}, ${c.value} points`});
+  return face({game: GAME, species: c.species, name: cardName(c.species), number: c.value, sub: t("bk.round.short", {round: c.round}), kind: "nwi", small: true,
+    label: t("bk.nwi.label", {name: cardName(c.species), round: c.round, n: c.value})});
 }
 
-const a = (species) => `a ${species}`;
-const PLURAL = {sheep: "sheep", pig: "pigs", horse: "horses", cow: "cows"};
+const a = (species) => animal(GAME, species, {form: "a"});
+const many = (species) => animal(GAME, species, {n: 2});
 
 /** Draw the table. */
 export function board(view, ctx) {
   const s = view.state;
-  if (!s || s.hand_counts === undefined) return h("p", {class: "muted"}, "Waiting for the deal.");
+  if (!s || s.hand_counts === undefined) return h("p", {class: "muted"}, t("board.deal"));
   const out = [
-    h("p", {class: "facts"}, `Round ${s.round} of 3`, ` · dealer ${ctx.name(s.dealer)}`),
+    h("p", {class: "facts"}, t("bk.round-of", {round: s.round}), ` · ${t("bk.dealer", {name: ctx.name(s.dealer)})}`),
     h("div", {class: "piles"},
-      h("div", {class: "pile"}, h("span", {class: "pile-label"}, "Draw pile"),
-        ctx.pick("pile:draw", back(s.draw_size, "draw pile"), `Draw pile, ${s.draw_size} cards`, "pile")),
-      h("div", {class: "pile"}, h("span", {class: "pile-label"}, `Discard pile (${s.discard_size})`),
-        ctx.pick("pile:discard", s.discard_top ? card(s.discard_top) : h("span", {class: "card empty"}, "empty"),
-          s.discard_top ? `Discard pile, ${s.discard_top} on top` : "Discard pile, empty", "pile")),
-      h("div", {class: "pile nwi-holders"}, h("span", {class: "pile-label"}, "Nobody wants it, this round"),
-        h("span", {}, ORDER.map((sp) => h("span", {class: "tag"}, `${pretty(sp)}: ${s.nwi_holders[sp] === null ? "in the middle" : ctx.name(s.nwi_holders[sp])}`))))),
+      h("div", {class: "pile"}, h("span", {class: "pile-label"}, t("bk.draw-pile")),
+        ctx.pick("pile:draw", back(s.draw_size, t("bk.draw-pile.short")), t("bk.draw-pile.label", {n: s.draw_size}), "pile")),
+      h("div", {class: "pile"}, h("span", {class: "pile-label"}, t("bk.discard-pile.count", {n: s.discard_size})),
+        ctx.pick("pile:discard", s.discard_top ? card(s.discard_top) : h("span", {class: "card empty"}, t("card.empty")),
+          s.discard_top ? t("bk.discard-pile.top", {name: cardName(s.discard_top)}) : t("bk.discard-pile.empty"), "pile")),
+      h("div", {class: "pile nwi-holders"}, h("span", {class: "pile-label"}, t("bk.nwi.this-round")),
+        h("span", {}, ORDER.map((sp) => [h("span", {class: "tag"}, `${cardName(sp)}: ${s.nwi_holders[sp] === null ? t("bk.nwi.middle") : ctx.name(s.nwi_holders[sp])}`), " "])))),
   ];
   if (s.pending) out.push(pending(s.pending, ctx));
   out.push(h("ul", {class: "seats"},
     s.hand_counts.map((n, seat) => ctx.spot(`seat:${seat}`, h("li", {class: ctx.classFor(seat)},
       h("strong", {}, ctx.name(seat)),
-      h("span", {class: "stat"}, back(n, "cards in hand")),
-      h("span", {class: "stat"}, `total ${s.totals[seat]}`),
-      s.minus[seat] ? h("span", {class: "stat"}, `minus cards ${s.minus[seat]}`) : null,
+      h("span", {class: "stat"}, back(n, t("card.in-hand"))),
+      h("span", {class: "stat"}, t("bk.total", {n: s.totals[seat]})),
+      s.minus[seat] ? h("span", {class: "stat"}, t("bk.minus", {n: s.minus[seat]})) : null,
       s.nwi[seat].length ? h("div", {class: "ark"}, fan(s.nwi[seat].map(nwiCard))) : null)))));
   if (s.hand) {
-    out.push(h("div", {class: "hand", "aria-label": "Your hand"}, h("h3", {}, `Your hand (${ORDER.reduce((t, sp) => t + (s.hand[sp] || 0), 0)})`),
+    out.push(h("div", {class: "hand", "aria-label": t("hand.label")}, h("h3", {}, t("hand.title", {n: ORDER.reduce((sum, sp) => sum + (s.hand[sp] || 0), 0)})),
       h("div", {class: "fan"}, ORDER.filter((sp) => s.hand[sp]).map((sp) =>
         ctx.pick(`hand:${sp}`, h("span", {class: "stack"}, card(sp), h("span", {class: "stack-count"}, `×${s.hand[sp]}`)),
-          `${pretty(sp)}, ${s.hand[sp]} in hand`, "hand-card")))));
+          t("bk.hand-card", {name: cardName(sp), n: s.hand[sp]}), "hand-card")))));
   }
   if (s.hands) {
-    out.push(h("div", {class: "hand open"}, h("h3", {}, "Every hand"),
-      s.hands.map((cs, seat) => h("p", {}, h("strong", {}, `${ctx.name(seat)}: `), ORDER.filter((sp) => cs[sp]).map((sp) => `${pretty(sp)} ×${cs[sp]}`).join(", ") || "empty"))));
+    out.push(h("div", {class: "hand open"}, h("h3", {}, t("hand.every")),
+      s.hands.map((cs, seat) => h("p", {}, h("strong", {}, `${ctx.name(seat)}: `), ORDER.filter((sp) => cs[sp]).map((sp) => `${cardName(sp)} ×${cs[sp]}`).join(", ") || t("card.empty")))));
   }
   if (s.rounds && s.rounds.length) out.push(roundsTable(s.rounds, s.hand_counts.length, ctx));
   return h("div", {class: "board bk"}, out);
 }
 
 function roundsTable(rounds, seatCount, ctx) {
-  return h("div", {class: "scroll-x"}, h("table", {class: "grid"}, h("caption", {}, "Minus points by round"),
-    h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Round"), h("th", {scope: "col"}, "Ended by"), Array.from({length: seatCount}, (_, seat) => h("th", {scope: "col"}, ctx.name(seat))))),
+  return h("div", {class: "scroll-x"}, h("table", {class: "grid"}, h("caption", {}, t("bk.rounds.caption")),
+    h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("bk.rounds.round")), h("th", {scope: "col"}, t("bk.rounds.ender")), Array.from({length: seatCount}, (_, seat) => h("th", {scope: "col"}, ctx.name(seat))))),
     h("tbody", {}, rounds.map((r) => h("tr", {}, h("td", {}, r.round), h("td", {}, r.ender === null ? "—" : ctx.name(r.ender)),
-      r.minus.map((m, seat) => h("td", {}, `${r.cards_left[seat]} left${m ? `, −${m}` : ""}`)))))));
+      r.minus.map((m, seat) => h("td", {}, m ? t("bk.rounds.left.minus", {n: r.cards_left[seat], minus: m}) : t("bk.rounds.left", {n: r.cards_left[seat]}))))))));
 }
 
 function pending(p, ctx) {
   if (p.choice === "horse") {
-    return h("p", {class: "note"}, "Horse! Everyone with cards passes one to the left neighbour at once. ",
-      p.waiting.length ? `Still choosing: ${ctx.names(p.waiting)}.` : "",
-      p.your_card ? ` You chose ${a(p.your_card)}.` : "");
+    return h("p", {class: "note"}, t("bk.horse"),
+      p.waiting.length ? ` ${t("bk.horse.waiting", {names: ctx.names(p.waiting)})}` : "",
+      p.your_card ? ` ${t("bk.horse.yours", {card: a(p.your_card)})}` : "");
   }
-  return h("p", {class: "note"}, `Pig! ${ctx.names(p.waiting)} takes a card from the draw pile or the discard pile.`);
+  return h("p", {class: "note"}, t("bk.pig", {names: ctx.names(p.waiting), n: p.waiting.length}));
 }
 
 /** What a player may pick for each legal action. */
@@ -102,16 +99,16 @@ export function choices(view) {
 export function label(action) {
   switch (action.type) {
     case "discard":
-      return `discard ${a(action.card)} (${ACTION_WORDS[action.card]})`;
+      return t("bk.discard", {card: a(action.card), action: actionWords(action.card)});
     case "discard_pair":
-      return `discard a pair of ${PLURAL[action.cards[0]] || action.cards[0]}`;
+      return t("bk.discard-pair", {cards: many(action.cards[0])});
     case "pass":
-      if (!action.from) return "pass";
-      return action.from === "draw" ? "pass and draw from the draw pile" : "pass and take the discard pile's top card";
+      if (!action.from) return t("bk.pass");
+      return action.from === "draw" ? t("bk.pass.draw") : t("bk.pass.discard");
     case "take":
-      return action.from === "draw" ? "take a card from the draw pile" : "take the discard pile's top card";
+      return action.from === "draw" ? t("bk.take.draw") : t("bk.take.discard");
     case "pass_card":
-      return `pass ${a(action.card)} to your left neighbour`;
+      return t("bk.pass-card", {card: a(action.card)});
     default:
       return pretty(action.type);
   }
@@ -119,14 +116,14 @@ export function label(action) {
 
 /** Name a move with nothing to pick on the table. */
 export function looseLabel(key) {
-  return key === "pass" ? "Pass (nothing to take)" : pretty(key);
+  return key === "pass" ? t("bk.pass.nothing") : pretty(key);
 }
 
 /** What to do now. */
 export function hint(view) {
-  if (view.legal_actions.some((x) => x.type === "pass_card")) return "Horse: pick the card you pass to your left neighbour (secret until everyone chose), then confirm.";
-  if (view.legal_actions.some((x) => x.type === "take")) return "Pig: pick the pile to take a card from, then confirm.";
-  return "Pick a card in your hand to discard it (twice for a pair), or a pile to pass and take from it; then confirm.";
+  if (view.legal_actions.some((x) => x.type === "pass_card")) return t("bk.hint.horse");
+  if (view.legal_actions.some((x) => x.type === "take")) return t("bk.hint.pig");
+  return t("bk.hint");
 }
 
 /** Where the last move happened. */
@@ -143,28 +140,31 @@ export function describe(event, ctx) {
   const d = event.data || {};
   switch (event.type) {
     case "CardsDealt":
-      return `Round ${d.round}: ${ctx.name(d.dealer)} deals nine cards to everyone.`;
+      return t("bk.log.dealt", {round: d.round, name: ctx.name(d.dealer)});
     case "CardDiscarded":
-      return `${ctx.name(d.seat)} discarded ${a(d.card)}: ${ACTION_WORDS[d.card] || "no action"}.`;
-    case "PairDiscarded":
-      return `${ctx.name(d.seat)} discarded a pair of ${PLURAL[d.card] || d.card}: the ${d.card} "Nobody wants it" card goes ${d.nwi_from === null || d.nwi_from === undefined ? "" : `from ${ctx.name(d.nwi_from)} `}to ${ctx.name(d.nwi_to)}.`;
+      return t("bk.log.discarded", {name: ctx.name(d.seat), card: a(d.card), action: actionWords(d.card)});
+    case "PairDiscarded": {
+      const params = {name: ctx.name(d.seat), cards: many(d.card), nwi: cardName(d.card), to: ctx.name(d.nwi_to)};
+      if (d.nwi_from === null || d.nwi_from === undefined) return t("bk.log.pair", params);
+      return t("bk.log.pair.from", {...params, from: ctx.name(d.nwi_from)});
+    }
     case "Passed":
-      return `${ctx.name(d.seat)} passed.`;
+      return t("bk.log.passed", {name: ctx.name(d.seat)});
     case "CardTaken":
-      return `${ctx.name(d.seat)} took ${d.card ? a(d.card) : "a card"} from the ${d.from === "draw" ? "draw pile" : "discard pile"}.`;
+      return t(d.from === "draw" ? "bk.log.taken.draw" : "bk.log.taken.discard", {name: ctx.name(d.seat), card: d.card ? a(d.card) : t("bk.a-card")});
     case "ChoiceAwaited":
-      return d.choice === "horse" ? `Horse: ${ctx.names(d.seats)} each choose a card to pass left.` : `Pig: ${ctx.names(d.seats)} chooses a pile to take a card from.`;
+      return d.choice === "horse" ? t("bk.log.horse", {names: ctx.names(d.seats)}) : t("bk.log.pig", {names: ctx.names(d.seats), n: (d.seats || []).length});
     case "HorseCardChosen":
-      return `${ctx.name(d.seat)} chose a card to pass${d.card ? ` (${a(d.card)})` : ""}.`;
+      return d.card ? t("bk.log.chosen.card", {name: ctx.name(d.seat), card: a(d.card)}) : t("bk.log.chosen", {name: ctx.name(d.seat)});
     case "HorseCardsPassed":
-      if (d.gave) return `Cards passed left: you gave ${a(d.gave)} and received ${d.received ? a(d.received) : "nothing"}.`;
-      return "Everyone passed a card to the left.";
+      if (d.gave) return t("bk.log.passed-left.you", {gave: a(d.gave), received: d.received ? a(d.received) : t("bk.nothing")});
+      return t("bk.log.passed-left");
     case "DrawPileRefilled":
-      return "The discard pile was shuffled into a new draw pile.";
+      return t("bk.log.refilled");
     case "TurnEnded":
       return "";
     case "RoundScored":
-      return `Round ${d.round} over: ${ctx.name(d.ender)} has no cards left. Minus points: ${(d.minus || []).map((m, seat) => `${ctx.name(seat)} ${m}`).join(", ")}.`;
+      return t("bk.log.scored", {round: d.round, name: ctx.name(d.ender), minus: (d.minus || []).map((m, seat) => `${ctx.name(seat)} ${m}`).join(", ")});
     default:
       return null;
   }
@@ -174,13 +174,13 @@ export function describe(event, ctx) {
 export function scores(view, ctx) {
   const d = view.result.detail || {};
   const nwi = d.nwi || [];
-  return scoreTable("Points (lowest wins)", ["Nobody wants it", "Minus cards", "Total"],
+  return scoreTable(t("bk.scores"), [t("bk.col.nwi"), t("bk.col.minus"), t("bk.col.total")],
     (d.totals || []).map((total, seat) => ({seat, cells: [
-      nwi[seat] && nwi[seat].length ? nwi[seat].map((c) => `${pretty(c.species)} ${c.value}`).join(" + ") : "0",
+      nwi[seat] && nwi[seat].length ? nwi[seat].map((c) => `${cardName(c.species)} ${c.value}`).join(" + ") : "0",
       (d.minus || [])[seat] ?? 0, total]})), ctx);
 }
 
 /** Why the winner won. */
 export function why() {
-  return "After three rounds the lowest total wins: the Nobody-wants-it cards held plus the minus cards.";
+  return t("bk.why");
 }

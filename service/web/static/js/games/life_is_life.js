@@ -4,52 +4,53 @@ import {back, face, fan} from "../cards.js";
 import {exactly} from "../choose.js";
 import {scoreTable, sentenceList} from "../context.js";
 import {h, pretty, tally} from "../dom.js";
+import {animal, cap, t} from "../i18n.js";
 
 const GAME = "life-is-life";
 
 function card(s, name, small = false) {
-  return face({game: GAME, species: name, name: pretty(name), number: s.values ? s.values[name] : null, small});
+  return face({game: GAME, species: name, name: cap(animal(GAME, name)), number: s.values ? s.values[name] : null, small});
 }
 
-const PLURAL = {sheep: "sheep", mouse: "mice"};
-const many = (name) => PLURAL[name] || `${name}s`;
-const plural = (name, n) => `${n} ${n === 1 ? name : many(name)}`;
+const many = (name) => animal(GAME, name, {n: 2});
+const plural = (name, n) => t("count", {n, what: animal(GAME, name, {n})});
 const cardWords = (list) => sentenceList(tally(list).map(([name, n]) => plural(name, n)));
+const cardName = (name) => cap(animal(GAME, name));
 
 /** Draw the table. */
 export function board(view, ctx) {
   const s = view.state;
-  if (!s || s.rows === undefined) return h("p", {class: "muted"}, "Waiting for the deal.");
-  const rows = h("ol", {class: "rows", "aria-label": "Rows to trade for"},
+  if (!s || s.rows === undefined) return h("p", {class: "muted"}, t("board.deal"));
+  const rows = h("ol", {class: "rows", "aria-label": t("lil.rows")},
     s.rows.map((row, i) => h("li", {},
-      ctx.pick(`row:${i + 1}`, h("span", {class: "row-pick"}, h("span", {class: "row-label"}, `Row ${i + 1}`), fan(row.map((c) => card(s, c)))),
-        `Row ${i + 1}: ${row.map((c) => `${pretty(c)} ${s.values[c]}`).join(", ")}`, "row"))));
+      ctx.pick(`row:${i + 1}`, h("span", {class: "row-pick"}, h("span", {class: "row-label"}, t("lil.row", {number: i + 1})), fan(row.map((c) => card(s, c)))),
+        t("lil.row.label", {number: i + 1, cards: row.map((c) => `${cardName(c)} ${s.values[c]}`).join(", ")}), "row"))));
   const players = h("ul", {class: "seats"},
     Array.from({length: s.players}, (_, seat) => ctx.spot(`seat:${seat}`, h("li", {class: ctx.classFor(seat)},
       h("strong", {}, ctx.name(seat)),
-      h("span", {class: "stat lives", "aria-label": `${s.lives[seat]} lives`}, `${"♥".repeat(Math.min(s.lives[seat], 9))} ${s.lives[seat]}`),
-      s.out[seat] ? h("span", {class: "tag"}, "out") : h("span", {class: "stat"}, back(s.hand_counts[seat] ?? 0, "cards in hand")),
-      s.traded[seat] ? h("span", {class: "tag"}, "traded") : null,
-      s.knocked[seat] ? h("span", {class: "tag warn"}, "knocked") : null,
+      h("span", {class: "stat lives", "aria-label": t("lil.lives", {n: s.lives[seat]})}, `${"♥".repeat(Math.min(s.lives[seat], 9))} ${s.lives[seat]}`),
+      s.out[seat] ? h("span", {class: "tag"}, t("lil.out")) : h("span", {class: "stat"}, back(s.hand_counts[seat] ?? 0, t("card.in-hand"))),
+      s.traded[seat] ? h("span", {class: "tag"}, t("lil.traded")) : null,
+      s.knocked[seat] ? h("span", {class: "tag warn"}, t("lil.knocked")) : null,
       s.known && s.known[seat] && s.known[seat].length && seat !== view.you
-        ? h("span", {class: "known"}, "Known in hand: ", fan(s.known[seat].map((c) => card(s, c, true))))
+        ? h("span", {class: "known"}, t("lil.known"), " ", fan(s.known[seat].map((c) => card(s, c, true))))
         : null))));
   const parts = [
-    h("p", {class: "facts"}, `Phase ${s.phase}`, s.last_round ? " · last round: someone knocked" : "", ` · ${s.set_aside_count} cards set aside`, s.advanced ? " · advanced variant" : ""),
+    h("p", {class: "facts"}, [t("lil.phase", {phase: s.phase}), s.last_round ? t("lil.last-round") : null, t("lil.set-aside", {n: s.set_aside_count}), s.advanced ? t("lil.advanced") : null].filter(Boolean).join(" · ")),
     rows,
     players,
   ];
   if (s.hand) {
-    parts.push(h("div", {class: "hand", "aria-label": "Your hand"}, h("h3", {}, `Your hand (${s.hand.length})`),
+    parts.push(h("div", {class: "hand", "aria-label": t("hand.label")}, h("h3", {}, t("hand.title", {n: s.hand.length})),
       h("div", {class: "fan"}, tally(s.hand).map(([c, n]) =>
         ctx.pick(`hand:${c}`, h("span", {class: "stack"}, card(s, c), n > 1 ? h("span", {class: "stack-count"}, `×${n}`) : null),
-          `${pretty(c)}, value ${s.values[c]}, ${n} in hand`, "hand-card")))));
+          t("lil.hand-card", {name: cardName(c), value: s.values[c], n}), "hand-card")))));
   }
   if (s.hands) {
-    parts.push(h("div", {class: "hand open"}, h("h3", {}, "Every hand"),
+    parts.push(h("div", {class: "hand open"}, h("h3", {}, t("hand.every")),
       s.hands.map((cs, seat) => h("p", {}, h("strong", {}, `${ctx.name(seat)}: `), fan(cs.map((c) => card(s, c, true)))))));
   }
-  if (s.sudden_death) parts.push(h("p", {class: "note"}, `Sudden death by ${ctx.name(s.sudden_death.seat)}: all the ${s.sudden_death.species.map(many).join(", ")}.`));
+  if (s.sudden_death) parts.push(h("p", {class: "note"}, t("lil.sudden-death", {name: ctx.name(s.sudden_death.seat), what: sentenceList(s.sudden_death.species.map(many))})));
   if (s.last_scoring) parts.push(scoring(s.last_scoring, ctx));
   return h("div", {class: "board lil"}, parts);
 }
@@ -58,9 +59,9 @@ function scoring(sc, ctx) {
   const lost = sc.lost.map((n, seat) => (n ? `${ctx.name(seat)} −${n}` : null)).filter(Boolean);
   const gained = (sc.gained || []).map((n, seat) => (n ? `${ctx.name(seat)} +${n}` : null)).filter(Boolean);
   const how = sc.kind === "sudden_death"
-    ? `sudden death by ${ctx.name(sc.declarer)}`
-    : `points ${sc.points.map((p, seat) => (p === null ? null : `${ctx.name(seat)} ${p}`)).filter(Boolean).join(", ")}`;
-  return h("p", {class: "note"}, `Phase ${sc.phase} scored: ${how}. Lives lost: ${lost.join(", ") || "none"}${gained.length ? `; gained: ${gained.join(", ")}` : ""}.`);
+    ? t("lil.scored.sudden", {name: ctx.name(sc.declarer)})
+    : t("lil.scored.points", {points: sc.points.map((p, seat) => (p === null ? null : `${ctx.name(seat)} ${p}`)).filter(Boolean).join(", ")});
+  return h("p", {class: "note"}, t(gained.length ? "lil.scored.gained" : "lil.scored", {phase: sc.phase, how, lost: lost.join(", ") || t("lil.none"), gained: gained.join(", ")}));
 }
 
 /** What a player may pick for each legal action: a row and as many hand cards, or the knock. */
@@ -71,23 +72,23 @@ export function choices(view) {
 
 /** Name a move. */
 export function label(action, view) {
-  if (action.type === "knock") return view.state.last_round ? "Pass (last round)" : "Knock";
+  if (action.type === "knock") return view.state.last_round ? t("lil.pass") : t("lil.knock");
   if (action.type === "trade") {
     const row = view.state.rows[action.row - 1] || [];
-    return `take row ${action.row} (${cardWords(row)}), lay down ${cardWords(action.cards)}`;
+    return t("lil.trade", {row: action.row, taken: cardWords(row), laid: cardWords(action.cards)});
   }
   return pretty(action.type);
 }
 
 /** Name a move with nothing to pick on the table. */
 export function looseLabel(key, view) {
-  return key === "knock" ? (view.state.last_round ? "Pass (last round)" : "Knock") : pretty(key);
+  return key === "knock" ? (view.state.last_round ? t("lil.pass") : t("lil.knock")) : pretty(key);
 }
 
 /** What to do now. */
 export function hint(view) {
   const knock = view.legal_actions.some((a) => a.type === "knock");
-  return `Pick a row, then as many cards from your hand to lay down in its place${knock ? (view.state.last_round ? ", or pass" : ", or knock") : ""}.`;
+  return t(knock ? (view.state.last_round ? "lil.hint.pass" : "lil.hint.knock") : "lil.hint");
 }
 
 /** Where the last move happened. */
@@ -100,24 +101,24 @@ export function describe(event, ctx) {
   const d = event.data || {};
   switch (event.type) {
     case "GameSetUp":
-      return `${d.players} players, ${d.lives} lives each${d.advanced ? ", advanced variant" : ""}.`;
+      return t(d.advanced ? "lil.log.setup.advanced" : "lil.log.setup", {n: d.players, lives: d.lives});
     case "PhaseDealt":
-      return `Phase ${d.phase}: ten cards dealt to each player and four rows laid out.`;
+      return t("lil.log.dealt", {phase: d.phase});
     case "RowTraded":
-      return `${ctx.name(d.seat)} took row ${d.row} (${cardWords(d.taken || [])}) and laid down ${cardWords(d.laid || [])}.`;
+      return t("lil.log.traded", {name: ctx.name(d.seat), row: d.row, taken: cardWords(d.taken || []), laid: cardWords(d.laid || [])});
     case "Knocked":
-      return d.opens_last_round ? `${ctx.name(d.seat)} knocked: everyone else has one more turn.` : `${ctx.name(d.seat)} passed.`;
+      return t(d.opens_last_round ? "lil.log.knocked" : "lil.log.passed", {name: ctx.name(d.seat)});
     case "SuddenDeathDeclared":
-      return `${ctx.name(d.seat)} holds all the ${(d.species || []).map(many).join(" and ")}: sudden death!`;
+      return t("lil.log.sudden", {name: ctx.name(d.seat), what: sentenceList((d.species || []).map(many))});
     case "PhaseScored":
-      return `Phase ${d.phase} scored: ${(d.points || []).map((p, seat) => (p === null ? null : `${ctx.name(seat)} ${p}`)).filter(Boolean).join(", ")} points.`;
+      return t("lil.log.scored", {phase: d.phase, points: (d.points || []).map((p, seat) => (p === null ? null : `${ctx.name(seat)} ${p}`)).filter(Boolean).join(", ")});
     case "LivesLost": {
       const lost = (d.lost || []).map((n, seat) => (n ? `${ctx.name(seat)} −${n}` : null)).filter(Boolean);
       const gained = (d.gained || []).map((n, seat) => (n ? `${ctx.name(seat)} +${n}` : null)).filter(Boolean);
-      return `Lives: ${[...lost, ...gained].join(", ") || "nobody loses one"}.`;
+      return t("lil.log.lives", {lives: [...lost, ...gained].join(", ") || t("lil.log.no-loss")});
     }
     case "PlayerEliminated":
-      return `${ctx.name(d.seat)} has no lives left and is out (phase ${d.phase}).`;
+      return t("lil.log.out", {name: ctx.name(d.seat), phase: d.phase});
     default:
       return null;
   }
@@ -127,11 +128,11 @@ export function describe(event, ctx) {
 export function scores(view, ctx) {
   const d = view.result.detail || {};
   const lives = d.lives || [];
-  return scoreTable(`After ${d.phases ?? "?"} phases`, ["Out in phase", "Lives left"],
-    lives.map((n, seat) => ({seat, cells: [d.out_in_phase && d.out_in_phase[seat] !== null ? d.out_in_phase[seat] : "still in", n]})), ctx);
+  return scoreTable(t("lil.after", {n: d.phases ?? 0}), [t("lil.col.out"), t("lil.col.lives")],
+    lives.map((n, seat) => ({seat, cells: [d.out_in_phase && d.out_in_phase[seat] !== null ? d.out_in_phase[seat] : t("lil.still-in"), n]})), ctx);
 }
 
 /** Why the winner won. */
 export function why() {
-  return "The last player with lives left wins; players out in the same phase share a place.";
+  return t("lil.why");
 }

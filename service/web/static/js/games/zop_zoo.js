@@ -4,17 +4,29 @@ import {back, face, fan} from "../cards.js";
 import {exactly, inTurn} from "../choose.js";
 import {scoreTable} from "../context.js";
 import {h, pretty} from "../dom.js";
+import {has, t} from "../i18n.js";
 
 const GAME = "zop-zoo";
-const KIND_WORDS = {lower: "lower half", upper: "upper half", minus: "minus", anti_minus: "ANTI-minus", wild: "wild card",
-  mole: "MOLE", side_bonus: "side bonus", hyena: "specialty", raccoon: "specialty", earthworm: "specialty"};
+const kindWords = (kind) => (kind === "category" ? null : t(`zz.kind.${kind}`));
+// A card set of a game's own may hold animals and categories the tables do not know: they keep their names.
+const beast = (name) => (has(`zz.animal.${name}`) ? t(`zz.animal.${name}`) : name);
+const category = (name) => (has(`zz.cat.${name}`) ? t(`zz.cat.${name}`) : name);
+
+/** A card's name in the page's language, made as the server makes it (cards.py, _label). */
+function cardName(c) {
+  if (c.kind === "category" && c.animal) return beast(c.animal);
+  if (c.kind === "side_bonus" && c.category) return t("zz.side-bonus", {category: category(c.category)});
+  if (c.animal) return t("zz.half", {animal: beast(c.animal), kind: kindWords(c.kind)});
+  return has(`zz.name.${c.name}`) ? t(`zz.name.${c.name}`) : c.name;
+}
 
 function card(c, small = false) {
-  if (!c) return h("span", {class: "card empty"}, "empty");
-  const sub = [c.category, KIND_WORDS[c.kind]].filter(Boolean).join(" · ");
+  if (!c) return h("span", {class: "card empty"}, t("card.empty"));
+  const sub = [c.category ? category(c.category) : null, kindWords(c.kind)].filter(Boolean).join(" · ");
   const points = ["mole", "hyena", "raccoon", "earthworm"].includes(c.kind) ? null : c.value;
-  return face({game: GAME, species: c.category, name: c.animal || c.name, number: points, sub, small,
-    kind: `k-${c.kind} d-${c.deck}`, label: `${c.name}${sub ? `, ${sub}` : ""}${points === null ? "" : `, ${points} points`}`});
+  const name = cardName(c);
+  return face({game: GAME, species: c.category, name: c.animal ? beast(c.animal) : name, number: points, sub, small,
+    kind: `k-${c.kind} d-${c.deck}`, label: [name, sub || null, points === null ? null : t("zz.points", {n: points})].filter(Boolean).join(", ")});
 }
 
 /** Every card the view shows, by id, so the log says "Hippo" for "w:hippo". */
@@ -35,54 +47,57 @@ function cardIndex(s) {
 
 function namer(s) {
   const index = cardIndex(s || {});
-  return (id) => (index.get(id) ? index.get(id).name : pretty(id));
+  return (id) => {
+    if (index.get(id)) return cardName(index.get(id));
+    const upper = String(id).replace(/^[wb]:/, "").toUpperCase();
+    return has(`zz.name.${upper}`) ? t(`zz.name.${upper}`) : pretty(id);
+  };
 }
 
 function stack(st, ctx, owner) {
-  const worth = st.worth === null ? "not scoring yet" : `worth ${st.worth}`;
+  const worth = st.worth === null ? t("zz.not-scoring") : t("zz.worth", {n: st.worth});
   const content = h("span", {class: `zstack ${st.cover ? "covered" : ""}`}, card(st.base), st.cover ? card(st.cover) : null,
     h("span", {class: "worth"}, worth));
-  const name = `${ctx.name(owner)}'s ${st.base.name}${st.cover ? `, covered by ${st.cover.name}` : ""}, ${worth}`;
+  const params = {owner: ctx.name(owner), card: cardName(st.base), worth};
+  const name = st.cover ? t("zz.stack.covered", {...params, cover: cardName(st.cover)}) : t("zz.stack", params);
   return h("li", {}, ctx.pick(`card:${st.base.id}`, content, name, "stack"));
 }
 
 /** Draw the table. */
 export function board(view, ctx) {
   const s = view.state;
-  if (!s || s.players === undefined) return h("p", {class: "muted"}, "Waiting for the deal.");
+  if (!s || s.players === undefined) return h("p", {class: "muted"}, t("board.deal"));
   const top = s.discard_pile.length ? s.discard_pile[s.discard_pile.length - 1] : null;
   const out = [
-    h("p", {class: "facts"}, `Round ${s.round}`, ` · target ${s.target} points`),
+    h("p", {class: "facts"}, t("aob.round", {round: s.round}), ` · ${t("zz.target", {n: s.target})}`),
     h("div", {class: "piles"},
-      h("div", {class: "pile"}, h("span", {class: "pile-label"}, "Black deck"),
-        ctx.pick("pile:deck", back(s.black_deck_size, "black deck"), `Black deck, ${s.black_deck_size} cards`, "pile")),
-      h("div", {class: "pile"}, h("span", {class: "pile-label"}, `Discard pile (${s.discard_pile.length})`),
-        ctx.pick("pile:discard", card(top), top ? `Discard pile, ${top.name} on top` : "Discard pile, empty", "pile"))),
+      h("div", {class: "pile"}, h("span", {class: "pile-label"}, t("zz.deck")),
+        ctx.pick("pile:deck", back(s.black_deck_size, t("zz.deck.short")), t("zz.deck.label", {n: s.black_deck_size}), "pile")),
+      h("div", {class: "pile"}, h("span", {class: "pile-label"}, t("bk.discard-pile.count", {n: s.discard_pile.length})),
+        ctx.pick("pile:discard", card(top), top ? t("bk.discard-pile.top", {name: cardName(top)}) : t("bk.discard-pile.empty"), "pile"))),
   ];
   if (s.pending && s.pending.card) {
-    const from = s.pending.source === "deck" ? " drawn from the black deck" : s.pending.source === "discard" ? " from the top of the discard pile" : "";
-    out.push(h("p", {class: "note"}, `${ctx.name(s.pending.seat)} holds `, s.pending.card ? card(s.pending.card, true) : "a card",
-      `${from}: ${pendingWords(s.pending.decision)}.`));
+    const from = s.pending.source === "deck" ? "zz.pending.deck" : s.pending.source === "discard" ? "zz.pending.discard" : "zz.pending";
+    out.push(h("p", {class: "note"}, t("zz.holds", {name: ctx.name(s.pending.seat)}), " ", card(s.pending.card, true), " ", t(from, {what: pendingWords(s.pending.decision)})));
   }
   out.push(h("div", {class: "zoo-rows"},
-    s.players.map((p) => ctx.spot(`seat:${p.seat}`, h("section", {class: `zoo-row ${ctx.classFor(p.seat)}`, "aria-label": `${ctx.name(p.seat)}'s row`},
-      h("h3", {}, ctx.pick(`seat:${p.seat}`, h("span", {}, ctx.name(p.seat)), `Give to ${ctx.name(p.seat)}`, "seat-pick"),
-        h("span", {class: "stat"}, `total ${p.total}`),
-        h("span", {class: "stat"}, `this round: ${p.round_points.as_winner} if they win it, ${p.round_points.as_other} if not`)),
+    s.players.map((p) => ctx.spot(`seat:${p.seat}`, h("section", {class: `zoo-row ${ctx.classFor(p.seat)}`, "aria-label": t("zz.row", {name: ctx.name(p.seat)})},
+      h("h3", {}, ctx.pick(`seat:${p.seat}`, h("span", {}, ctx.name(p.seat)), t("zz.give-to", {name: ctx.name(p.seat)}), "seat-pick"),
+        h("span", {class: "stat"}, t("bk.total", {n: p.total})),
+        h("span", {class: "stat"}, t("zz.this-round", {win: p.round_points.as_winner, other: p.round_points.as_other}))),
       h("ol", {class: "stacks"}, p.row.map((st) => stack(st, ctx, p.seat))),
-      p.bonuses.length ? h("div", {class: "bonuses"}, "Side bonuses: ",
-        fan(p.bonuses.map((c) => ctx.pick(`card:${c.id}`, card(c, true), `${ctx.name(p.seat)}'s ${c.name}, ${c.value} points`, "stack")))) : null)))));
+      p.bonuses.length ? h("div", {class: "bonuses"}, t("zz.bonuses"), " ",
+        fan(p.bonuses.map((c) => ctx.pick(`card:${c.id}`, card(c, true), t("zz.bonus.label", {owner: ctx.name(p.seat), card: cardName(c), n: c.value}), "stack")))) : null)))));
   if (s.results && s.results.length && !view.result) out.push(roundsTable(s.results, s.players.length, ctx));
   return h("div", {class: "board zz"}, out);
 }
 
 function pendingWords(decision) {
-  return {wild: "place the wild card", mole: "use the MOLE or discard it", hyena: "give a card away (HYENA)",
-    raccoon: "take a card (RACCOON)", earthworm: "swap two cards (EARTHWORM)"}[decision] || pretty(decision).toLowerCase();
+  return has(`zz.decision.${decision}`) ? t(`zz.decision.${decision}`) : pretty(decision).toLowerCase();
 }
 
 function roundsTable(results, seatCount, ctx) {
-  return scoreTable("Rounds", [...results.map((r) => `Round ${r.round}`), "Total"],
+  return scoreTable(t("zz.rounds"), [...results.map((r) => t("aob.round", {round: r.round})), t("bk.col.total")],
     Array.from({length: seatCount}, (_, seat) => ({seat, cells: [...results.map((r) => `${r.scores[seat]}${r.winner === seat ? " ★" : ""}`),
       results.reduce((t, r) => t + r.scores[seat], 0)]})), ctx);
 }
@@ -113,21 +128,21 @@ export function label(action, view, ctx) {
   const name = namer(view.state);
   switch (action.type) {
     case "draw":
-      return "draw from the black deck";
+      return t("zz.draw");
     case "take_discard":
-      return "take the discard pile's top card";
+      return t("bk.take.discard");
     case "place_wild":
-      return `cover ${name(action.card)} with the wild card`;
+      return t("zz.place-wild", {card: name(action.card)});
     case "use_mole":
-      return "use the MOLE: dig the discard pile";
+      return t("zz.use-mole");
     case "decline_mole":
-      return "discard the MOLE unused";
+      return t("zz.decline-mole");
     case "give":
-      return `HYENA: give ${name(action.card)} to ${ctx.name(action.to)}`;
+      return t("zz.give", {card: name(action.card), name: ctx.name(action.to)});
     case "take_card":
-      return `RACCOON: take ${name(action.card)} from ${ctx.name(action.from)}`;
+      return t("zz.take-card", {card: name(action.card), name: ctx.name(action.from)});
     case "swap":
-      return `EARTHWORM: swap your ${name(action.card)} for ${ctx.name(action.with)}'s ${name(action.for)}`;
+      return t("zz.swap", {card: name(action.card), name: ctx.name(action.with), other: name(action.for)});
     default:
       return pretty(action.type);
   }
@@ -135,18 +150,14 @@ export function label(action, view, ctx) {
 
 /** Name a move with nothing to pick on the table. */
 export function looseLabel(key) {
-  return {use_mole: "Use the MOLE", decline_mole: "Discard the MOLE unused"}[key] || pretty(key);
+  return has(`zz.loose.${key}`) ? t(`zz.loose.${key}`) : pretty(key);
 }
 
 /** What to do now. */
 export function hint(view) {
   const types = new Set(view.legal_actions.map((x) => x.type));
-  if (types.has("place_wild")) return "Pick the stack of yours the wild card covers, then confirm.";
-  if (types.has("give")) return "HYENA: pick one of your cards and the player who gets it, then confirm.";
-  if (types.has("take_card")) return "RACCOON: pick the card you take, then confirm.";
-  if (types.has("swap")) return "EARTHWORM: pick one of your cards and the card you swap it for, then confirm.";
-  if (types.has("use_mole")) return "MOLE: use it or discard it, then confirm.";
-  return "Pick the black deck or the discard pile, then confirm.";
+  for (const type of ["place_wild", "give", "take_card", "swap", "use_mole"]) if (types.has(type)) return t(`zz.hint.${type}`);
+  return t("zz.hint");
 }
 
 /** Where the last move happened. */
@@ -167,35 +178,35 @@ export function describe(event, ctx) {
   const name = namer(ctx.view && ctx.view.state);
   switch (event.type) {
     case "ZooSetUp":
-      return "The zoo is set up: the white and black decks are shuffled.";
+      return t("zz.log.setup");
     case "RoundDealt":
-      return `Round ${d.round ?? ""}: six white cards dealt face up to each player's row.`.replace("Round : ", "New round: ");
+      return d.round === undefined || d.round === null ? t("zz.log.dealt.new") : t("zz.log.dealt", {round: d.round});
     case "CardDrawn":
-      return `${ctx.name(d.seat)} drew ${name(d.card)}.`;
+      return t("zz.log.drawn", {name: ctx.name(d.seat), card: name(d.card)});
     case "BlackDeckRefilled":
-      return "The discard pile, but its top card, was shuffled into a new black deck.";
+      return t("zz.log.refilled");
     case "CardMatched":
-      return `${ctx.name(d.seat)} matched ${name(d.card)} onto ${name(d.onto)}.`;
+      return t("zz.log.matched", {name: ctx.name(d.seat), card: name(d.card), onto: name(d.onto)});
     case "WildPlaced":
-      return `${ctx.name(d.seat)} covered ${name(d.onto)} with ${name(d.card)}.`;
+      return t("zz.log.wild", {name: ctx.name(d.seat), card: name(d.card), onto: name(d.onto)});
     case "SideBonusTaken":
-      return `${ctx.name(d.seat)} took the ${name(d.card)}.`;
+      return t("zz.log.bonus", {name: ctx.name(d.seat), card: name(d.card)});
     case "CardDiscarded":
-      return `${ctx.name(d.seat)} discarded ${name(d.card)}.`;
+      return t("zz.log.discarded", {name: ctx.name(d.seat), card: name(d.card)});
     case "TurnEnded":
       return "";
     case "DiscardTaken":
-      return `${ctx.name(d.seat)} took ${name(d.card)} from the discard pile${d.onto ? ` onto ${name(d.onto)}` : ""}.`;
+      return d.onto ? t("zz.log.taken.onto", {name: ctx.name(d.seat), card: name(d.card), onto: name(d.onto)}) : t("zz.log.taken", {name: ctx.name(d.seat), card: name(d.card)});
     case "DiscardPileDug": {
-      const found = (d.taken || []).map((t) => name(t.card || t.id || "")).filter(Boolean);
-      return `${ctx.name(d.seat)}'s MOLE dug the discard pile: ${found.length ? `found ${found.join(", ")}` : "found nothing"}.`;
+      const found = (d.taken || []).map((x) => name(x.card || x.id || "")).filter(Boolean);
+      return found.length ? t("zz.log.dug", {name: ctx.name(d.seat), cards: found.join(", ")}) : t("zz.log.dug.nothing", {name: ctx.name(d.seat)});
     }
     case "SpecialtyUsed": {
-      const moves = (d.moves || []).map((m) => `${name(m.card)} from ${ctx.name(m.from)} to ${ctx.name(m.to)}`);
-      return `${ctx.name(d.seat)} used the ${name(d.specialty)}: ${moves.join("; ") || "nothing moved"}.`;
+      const moves = (d.moves || []).map((m) => t("zz.log.move", {card: name(m.card), from: ctx.name(m.from), to: ctx.name(m.to)}));
+      return t("zz.log.specialty", {name: ctx.name(d.seat), card: name(d.specialty), moves: moves.join("; ") || t("zz.log.nothing-moved")});
     }
     case "RoundWon":
-      return `${ctx.name(d.winner)} won round ${d.round}: ${(d.scores || []).map((x, seat) => `${ctx.name(seat)} ${x}`).join(", ")} (totals ${(d.totals || []).join(", ")}).`;
+      return t("zz.log.won", {name: ctx.name(d.winner), round: d.round, scores: (d.scores || []).map((x, seat) => `${ctx.name(seat)} ${x}`).join(", "), totals: (d.totals || []).join(", ")});
     default:
       return null;
   }
@@ -210,5 +221,5 @@ export function scores(view, ctx) {
 /** Why the winner won. */
 export function why(view) {
   const d = view.result.detail || {};
-  return `The game ends after the round in which someone reaches ${d.target} points; the highest total wins.`;
+  return t("zz.why", {n: d.target});
 }
