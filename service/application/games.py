@@ -28,7 +28,7 @@ from service.adapters.store import NOT_DUE, DueMark, EventStore
 from service.application.clock import utc_now
 from service.application.commands import CommandPath, Decision, Idempotency, Outcome
 from service.application.tokens import new_secret, token_sha256
-from service.errors import IdempotencyKeyReused, VersionConflict
+from service.errors import GameArchived, IdempotencyKeyReused, VersionConflict
 
 # The bot that plays a human seat's move when its clock runs out.
 STAND_IN = "heuristic"
@@ -125,6 +125,10 @@ class GameService:
             if first["fingerprint"] != fingerprint:
                 raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
             game_id, tokens, seed = first["id"], first["tokens"], first["seed"]
+            where = self.store.archived(game_id)
+            if where is not None:
+                # The first attempt's game was played, finished and archived: a retry must not start it again.
+                raise GameArchived(game_id, **where)
         command = {
             "kind": "create",
             "id": game_id,

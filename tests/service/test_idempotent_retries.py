@@ -9,6 +9,7 @@ import pytest
 
 from service.adapters.store import IDEMPOTENCY_TTL_MS
 from service.application.tokens import token_sha256
+from service.errors import GameArchived
 from service.http import create_app
 from tests.support.services import on_every_store
 
@@ -149,3 +150,13 @@ def test_idempotency_records_are_kept_by_the_keys_hash_for_a_day(services):
     assert not any("create-8" in name or "join-8" in name for name in names)
     for name in records:
         assert 0 < services.redis.pttl(name) <= IDEMPOTENCY_TTL_MS
+
+
+def test_a_create_retried_after_its_game_was_archived_does_not_start_it_again(services, tmp_path):
+    game, _ = services.games.create("toy", TWO_HUMANS["seats"], {}, idempotency_key=key("create-9"))
+    while (current := services.repository.load(game.id)).status != "finished":
+        services.games.act(game.id, sorted(current.to_act)[0], {"type": "add", "n": 2})
+    services.archive.archive_to(game.id, str(tmp_path / "game.ndjson"))
+    with pytest.raises(GameArchived):
+        services.games.create("toy", TWO_HUMANS["seats"], {}, idempotency_key=key("create-9"))
+    assert services.store.version(game.id) == 0  # nothing appended to the archived id
