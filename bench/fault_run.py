@@ -37,6 +37,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,18 +174,22 @@ def main() -> int:
     parser.add_argument("--keep-logs", action="store_true", help="keep the processes' logs after a good run too")
     args = parser.parse_args()
 
-    # Its own directory for Redis's files and the processes' logs, kept when the run fails.
-    directory = Path(tempfile.mkdtemp(prefix="menagerie-fault-run-"))
+    return on_own_redis("menagerie-fault-run-", args.step_timeout, args.keep_logs, lambda own, ps: run(args, own, ps))
+
+
+def on_own_redis(name: str, step_timeout: int, keep_logs: bool, body: Callable[[OwnRedis, Processes], int]) -> int:
+    """Run `body` on a redis-server and processes of its own; their directory is kept when it fails (or if asked)."""
+    directory = Path(tempfile.mkdtemp(prefix=name))
     own = OwnRedis(directory)
     own.start()
-    processes = Processes(directory, args.step_timeout)
+    processes = Processes(directory, step_timeout)
     failed = 1
     try:
-        failed = run(args, own, processes)
+        failed = body(own, processes)
     finally:
         processes.stop_all()
         own.kill()
-        if not failed and not args.keep_logs:
+        if not failed and not keep_logs:
             shutil.rmtree(directory)
     return failed
 

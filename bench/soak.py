@@ -31,10 +31,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -47,7 +45,17 @@ from typing import Any
 
 import redis
 
-from bench.fault_run import KINDS, OBSERVERS, PREFIX, Game, Tally, create_games, observe, worker_holding_a_job
+from bench.fault_run import (
+    KINDS,
+    OBSERVERS,
+    PREFIX,
+    Game,
+    Tally,
+    create_games,
+    observe,
+    on_own_redis,
+    worker_holding_a_job,
+)
 from tests.support.processes import OwnRedis, Processes, children_of, free_port, http, wait_for
 
 RETRYABLE = {0, 502, 503, 504}
@@ -404,19 +412,7 @@ def main() -> int:
     parser.add_argument("--keep-logs", action="store_true", help="keep the processes' logs after a good run too")
     args = parser.parse_args()
     os.environ["MENAGERIE_RATE_LIMITS"] = "off"  # one client address plays every seat
-    directory = Path(tempfile.mkdtemp(prefix="menagerie-soak-"))
-    own = OwnRedis(directory)
-    own.start()
-    processes = Processes(directory, args.step_timeout)
-    failed = 1
-    try:
-        failed = soak(args, own, processes)
-    finally:
-        processes.stop_all()
-        own.kill()
-        if not failed and not args.keep_logs:
-            shutil.rmtree(directory)
-    return failed
+    return on_own_redis("menagerie-soak-", args.step_timeout, args.keep_logs, lambda own, ps: soak(args, own, ps))
 
 
 def soak(args: argparse.Namespace, own: OwnRedis, processes: Processes) -> int:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from domain.audit import audit_export, check_receipts, identity
 from domain.errors import DomainError
 from domain.events import RecordedEvent
-from domain.export import ExportFormatError, is_complete, read_export
+from domain.export import ExportFormatError, is_complete, json_objects, read_export
 from domain.game import replay
 from projections.game import game_view
 from service.cli.files import export_lines
@@ -27,8 +27,8 @@ def add_parsers(commands: Any) -> None:
     check.add_argument("file")
     check.add_argument(
         "--receipts",
-        help="a file of the events the service acknowledged (JSON lines or arrays with seq and hash): fail where the"
-        " game's log disagrees with any",
+        help="a file of what the service acknowledged (a JSON object a line: an event with its seq and hash, or an"
+        " action's answer): fail where the game's log disagrees with any",
     )
     load = commands.add_parser("import", help="load an exported finished game into the store at REDIS_URL")
     load.add_argument("file")
@@ -93,19 +93,14 @@ def _audit(path: str, receipts: str | None = None) -> int:
 
 
 def _receipts(path: str) -> list[dict[str, Any]]:
-    """Read receipts: JSON values one a line, each an event (with seq and hash), a list of them, or an action's answer."""
-    found: list[dict[str, Any]] = []
+    """Read receipts: a JSON object a line, either an acknowledged event (seq, hash) or an action's answer (its events)."""
     with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ExportFormatError(number, f"not JSON ({error.msg})") from None
-            items = value.get("events", [value]) if isinstance(value, dict) else value
-            found += [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
-    return found
+        return [
+            item
+            for _, _, value in json_objects(lines)
+            for item in value.get("events", [value])
+            if isinstance(item, dict)
+        ]
 
 
 def _replay(path: str, at: int | None, seat: int | None) -> int:

@@ -21,8 +21,10 @@ def created(client, seats, **extra) -> dict:
     return response.json
 
 
-def play_to_the_end(client, game: dict) -> None:
+def play_to_the_end(client, game: dict) -> list[dict]:
+    """Play the game's named seats to the end; return the answers to their actions (their receipts)."""
     tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
+    answers = []
     view = client.get(f"/games/{game['id']}").json
     while view["status"] != "finished":
         seat = view["to_act"][0]
@@ -31,12 +33,15 @@ def play_to_the_end(client, game: dict) -> None:
             f"/games/{game['id']}/actions", json={"action": mine["legal_actions"][0]}, headers=auth(tokens[seat])
         )
         assert answer.status_code == 200, answer.json
+        answers.append(answer.json)
         view = client.get(f"/games/{game['id']}").json
+    return answers
 
 
 def export_lines(client, game_id: str) -> list[dict]:
-    answer = client.get(f"/games/{game_id}/export")
-    return [json.loads(line) for line in answer.get_data(as_text=True).splitlines() if line.strip()]
+    """Return the export's header and events (its default answer: one JSON document)."""
+    document = client.get(f"/games/{game_id}/export").json
+    return [document["header"], *document["events"]]
 
 
 def test_dealing_is_shared_without_a_seed_and_fixed_with_one_in_every_description(client):
@@ -94,17 +99,7 @@ def test_a_fixed_game_is_not_rated_and_a_shared_one_is(client, fake_services):
 
 def test_receipts_prove_what_the_service_acknowledged(client, tmp_path, capsys):
     game = created(client, [{"name": "ann"}, {"name": "bob"}])
-    tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
-    receipts = []
-    view = client.get(f"/games/{game['id']}").json
-    while view["status"] != "finished":
-        seat = view["to_act"][0]
-        mine = client.get(f"/games/{game['id']}", headers=auth(tokens[seat])).json
-        answer = client.post(
-            f"/games/{game['id']}/actions", json={"action": mine["legal_actions"][0]}, headers=auth(tokens[seat])
-        )
-        receipts.append(answer.json)  # an action's answer, kept as it came
-        view = client.get(f"/games/{game['id']}").json
+    receipts = play_to_the_end(client, game)  # each action's answer, kept as it came
     export = tmp_path / "game.ndjson"
     export.write_text(client.get(f"/games/{game['id']}/export").get_data(as_text=True))
     kept = tmp_path / "receipts.ndjson"
