@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from functools import reduce
 from typing import Any
 
-from domain.chance import DEALINGS, Chance, deal_seed, seed_commitment
+from domain.chance import DEALINGS, ENTROPY, SHARED, Chance, deal_seed, seed_commitment
 from domain.events import SYSTEM, Event
 from domain.game import normalise_clock, normalise_iterations
 from domain.games import RULES
@@ -175,6 +175,17 @@ def register(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
     data = {"entrant": entrant, "name": name, "bot": bot, "token_sha256": command.get("token_sha256")}
     if late is not None:
         data["round"] = late
+    entropy = command.get("entropy")
+    if entropy is not None:
+        # A human's public contribution to the shared pairings and deals (see `_draws`, `seeding`).
+        if (
+            tournament.dealing != SHARED
+            or bot is not None
+            or not isinstance(entropy, str)
+            or not ENTROPY.match(entropy)
+        ):
+            raise TournamentError("a human entrant of a shared tournament adds entropy: 32 to 128 hex digits")
+        data["entropy"] = entropy
     return [Event("PlayerRegistered", data, SYSTEM)]
 
 
@@ -362,5 +373,10 @@ def _round(tournament: Tournament, number: int, ratings: Mapping[str, float], ch
 
 
 def _draws(tournament: Tournament, secret: str) -> Chance:
-    """Return the pairing's draws at the tournament's version, from its secret as a deal seed is taken."""
-    return Chance(deal_seed(secret, tournament.dealing, ()), tournament.version)
+    """Return the pairing's draws at the tournament's version: from its secret and, when shared, every entrant's entropy.
+
+    The contributions are those registered by the time of the draw; a late entrant's count from the
+    round after it joined (each entrant's also goes into every game it sits at, as its seat's entropy).
+    """
+    contributions = [entrant.entropy for entrant in tournament.entrants]
+    return Chance(deal_seed(secret, tournament.dealing, contributions), tournament.version)

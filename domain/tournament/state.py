@@ -56,6 +56,7 @@ class Entrant:
     token_sha256: str | None = None
     status: str = PLAYING
     joined_round: int = 0
+    entropy: str | None = None  # a human's public contribution to a shared tournament's draws and deals
 
     @property
     def playing(self) -> bool:
@@ -68,8 +69,10 @@ class Entrant:
         return identity(None if self.bot else self.name, self.bot)
 
     def seat_spec(self) -> dict[str, str]:
-        """Return how this entrant is seated in a game (`GameService.create`)."""
-        return {"bot": self.bot} if self.bot else {"name": self.name}
+        """Return how this entrant is seated in a game (`GameService.create`): a human with its entropy, if any."""
+        if self.bot:
+            return {"bot": self.bot}
+        return {"name": self.name, "entropy": self.entropy} if self.entropy else {"name": self.name}
 
 
 @dataclass(frozen=True)
@@ -194,7 +197,12 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
         )
     if event.type == "PlayerRegistered":
         entrant = Entrant(
-            data["entrant"], data["name"], data.get("bot"), data.get("token_sha256"), joined_round=data.get("round", 0)
+            data["entrant"],
+            data["name"],
+            data.get("bot"),
+            data.get("token_sha256"),
+            joined_round=data.get("round", 0),
+            entropy=data.get("entropy"),
         )
         return replace(tournament, entrants=tournament.entrants + (entrant,))
     if event.type == "RoundStarted":

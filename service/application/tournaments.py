@@ -126,14 +126,18 @@ class TournamentService:
         self.index.add_tournament(tournament_id, time.time(), outcome.after.game)
         return outcome.after, organiser_token
 
-    def register(self, tournament_id: str, *, name: str | None = None, bot: str | None = None) -> dict[str, Any]:
-        """Register a human (who gets a token) or a bot of a kind."""
+    def register(
+        self, tournament_id: str, *, name: str | None = None, bot: str | None = None, entropy: str | None = None
+    ) -> dict[str, Any]:
+        """Register a human (who gets a token) or a bot of a kind; a fixed tournament drops a human's entropy."""
         entry: dict[str, Any] = {}
 
         def decide_register(tournament: Tournament) -> Decision:
             entrant = len(tournament.entrants)
             token = None if bot else f"{tournament_id}.{entrant}.{self.new_secret()}"
             command = {"kind": "register", "name": name, "bot": bot, "token_sha256": token and token_sha256(token)}
+            if entropy is not None and tournament.dealing == SHARED:
+                command["entropy"] = entropy
             events = decide(tournament, command, "")
             entry.update(entrant=entrant, name=events[0].data["name"], bot=bot, token=token)
             return Decision(command, events)

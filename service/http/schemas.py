@@ -167,14 +167,12 @@ class CreateTournamentSchema(Schema):
 class RegisterSchema(SeatSpecSchema):
     """`POST /tournaments/{id}/register`: `{"name"}` a human, `{"bot"}` a bot (organiser only)."""
 
-    class Meta:
-        unknown = RAISE
-        exclude = ("entropy",)
-
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
         if ("name" in data) == ("bot" in data):
             raise ValidationError("give a name (a human) or a bot kind, not both")
+        if "entropy" in data and "name" not in data:
+            raise ValidationError("only a human entrant (with a name) adds entropy")
 
 
 class RecordResultSchema(Schema):

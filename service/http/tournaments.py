@@ -73,7 +73,10 @@ def register(tournament_id: str) -> Any:
     data = body(REGISTER)
     if "bot" in data:
         require_organiser(tournament)
-    return jsonify(service().register(tournament_id, name=data.get("name"), bot=data.get("bot"))), 201
+    registered = service().register(
+        tournament_id, name=data.get("name"), bot=data.get("bot"), entropy=data.get("entropy")
+    )
+    return jsonify(registered), 201
 
 
 @tournaments.post("/tournaments/<tournament_id>/start")

@@ -114,3 +114,21 @@ def test_receipts_prove_what_the_service_acknowledged(client, tmp_path, capsys):
     assert f"at event {wrong['seq']}: event {wrong['seq']} is not the one the service acknowledged" in (
         capsys.readouterr().out
     )
+
+
+def test_a_shared_tournaments_entrants_add_entropy_to_its_games_and_a_fixed_one_drops_it(client):
+    for extra, dealing in (({}, "shared"), ({"seed": "cup"}, "fixed")):
+        created = client.post("/tournaments", json={"game": "toy", "rounds": 1, "table_sizes": [2], **extra}).json
+        tid, organiser = created["id"], auth(created["organiser_token"])
+        assert created["tournament"]["dealing"] == dealing
+        for name, entropy in (("ann", ANN), ("bob", BOB)):
+            answer = client.post(f"/tournaments/{tid}/register", json={"name": name, "entropy": entropy})
+            assert answer.status_code == 201, answer.json
+        assert client.post(f"/tournaments/{tid}/start", headers=organiser).status_code == 200
+        game_id = client.get(f"/tournaments/{tid}").json["rounds"][0]["tables"][0]["game_id"]
+        events = client.get(f"/games/{game_id}/events").json["events"]
+        given = sorted(e["data"].get("entropy") or "" for e in events if e["type"] == "SeatTaken")
+        assert given == (sorted([ANN, BOB]) if dealing == "shared" else ["", ""])
+        assert client.get(f"/games/{game_id}").json["dealing"] == dealing
+    bot = client.post(f"/tournaments/{tid}/register", json={"bot": "random", "entropy": ANN}, headers=organiser)
+    assert bot.status_code == 400

@@ -1,5 +1,5 @@
 // Tournaments (standings, rounds, tables with their games) and the rating table of each game.
-import {api, entries, explain} from "./api.js";
+import {api, entries, entropyFor, explain} from "./api.js";
 import {h, mount} from "./dom.js";
 import {GAMES, gameModule} from "./games/index.js";
 import {list, t} from "./i18n.js";
@@ -89,7 +89,7 @@ export async function tournament(main, id) {
         return;
       }
       try {
-        const entry = await api("POST", `/tournaments/${encodeURIComponent(id)}/register`, {body: {name}});
+        const entry = await api("POST", `/tournaments/${encodeURIComponent(id)}/register`, {body: {name, entropy: entropyFor(`register:${id}:${name}`)}});
         localStorage.setItem("menagerie:name", name);
         entries.put(id, {token: entry.token, entrant: entry.entrant, name: entry.name});
         clearTimeout(timer);
