@@ -127,8 +127,6 @@ def page_address(host: str, port: int) -> str:
 
 def serve(host: str, port: int, workers: int | None, server: str = "granian") -> int:
     """Serve the API: granian (or gunicorn) with `workers` processes when REDIS_URL is set, else one Flask server."""
-    # Whoever starts the server is told where to play (the page), not only where the API listens.
-    print(f"Menagerie: open http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/ to play", flush=True)
     if os.environ.get("REDIS_URL"):
         rq_url()  # a cluster without RQ's own Redis is refused here, not in every server worker
     # The first line a newcomer sees says where the page is, before any server's own warnings.
