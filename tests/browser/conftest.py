@@ -13,13 +13,14 @@ import threading
 import uuid
 import warnings
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import fakeredis
 import pytest
 from werkzeug.serving import make_server
 
-from service.bootstrap import build
+from service.bootstrap import Services, build
 from service.http import create_app
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -56,30 +57,40 @@ if MISSING:
     warnings.warn(f"browser tests are SKIPPED: {MISSING}", stacklevel=1)
 
 
+def _embedded() -> Services:
+    return build(fakeredis.FakeRedis(), f"test-web-{uuid.uuid4().hex[:8]}", inline_jobs=True, embedded=True)
+
+
+@contextmanager
+def _served(services: Services, name: str) -> Iterator[str]:
+    """Serve the app on `services` on a free port, in a thread; yield its base URL."""
+    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()
+
+
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
     """Serve the app on embedded services (fakeredis, in-process jobs) on a free port, in a thread."""
-    services = build(fakeredis.FakeRedis(), f"test-web-{uuid.uuid4().hex[:8]}", inline_jobs=True, embedded=True)
-    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="web-test-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    with _served(_embedded(), "web-test-server") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
 def clocked_url() -> Iterator[str]:
     """The app as `base_url` serves it, with the steward thread `menagerie serve` runs: run-out clocks are played."""
-    services = build(fakeredis.FakeRedis(), f"test-web-{uuid.uuid4().hex[:8]}", inline_jobs=True, embedded=True)
+    services = _embedded()
     stop = services.steward().start(interval=0.2)
-    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="clocked-test-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    stop.set()
-    server.shutdown()
-    thread.join()
+    try:
+        with _served(services, "clocked-test-server") as url:
+            yield url
+    finally:
+        stop.set()
 
 
 @pytest.fixture(scope="session")

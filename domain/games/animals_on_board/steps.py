@@ -106,15 +106,7 @@ def _round_started(state: State, chance: Chance) -> Event:
 
 def standing(state: State) -> Result:
     """Rank the arks as if they departed now: every ark prepared and scored as at the game's end."""
-    departures = [depart(player.tiles, player.crates) for player in state.players]
-    return Result(
-        places=tuple(_places(departures)),
-        detail={
-            "scores": [d.total for d in departures],
-            "species": [d.species for d in departures],
-            "breakdown": [d.to_dict() for d in departures],
-        },
-    )
+    return _ranked([depart(player.tiles, player.crates) for player in state.players])
 
 
 def _departed(state: State) -> Event:
@@ -136,7 +128,11 @@ def result(state: State) -> Result | None:
     """Return places (most points, then most species; else shared) once the arks departed."""
     if state.phase != OVER:
         return None
-    departures = list(state.departures)
+    return _ranked(list(state.departures))
+
+
+def _ranked(departures: list[Departure]) -> Result:
+    """Return the arks' places (most points, then most species; else shared) with each ark's score."""
     return Result(
         places=tuple(_places(departures)),
         detail={
