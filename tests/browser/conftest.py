@@ -13,7 +13,6 @@ import threading
 import uuid
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import fakeredis
@@ -22,6 +21,7 @@ from werkzeug.serving import make_server
 
 from service.bootstrap import Services, build
 from service.http import create_app
+from tests.support.live_server import serving
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -61,23 +61,10 @@ def _embedded() -> Services:
     return build(fakeredis.FakeRedis(), f"test-web-{uuid.uuid4().hex[:8]}", inline_jobs=True, embedded=True)
 
 
-@contextmanager
-def _served(services: Services, name: str) -> Iterator[str]:
-    """Serve the app on `services` on a free port, in a thread; yield its base URL."""
-    server = make_server("127.0.0.1", 0, create_app(services), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join()
-
-
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
     """Serve the app on embedded services (fakeredis, in-process jobs) on a free port, in a thread."""
-    with _served(_embedded(), "web-test-server") as url:
+    with serving(_embedded()) as url:
         yield url
 
 
@@ -87,7 +74,7 @@ def clocked_url() -> Iterator[str]:
     services = _embedded()
     stop = services.steward().start(interval=0.2)
     try:
-        with _served(services, "clocked-test-server") as url:
+        with serving(services) as url:
             yield url
     finally:
         stop.set()
