@@ -220,6 +220,11 @@ class EventStore:
         raw = self.redis.get(key)
         return cast(Mapping[str, Any], json.loads(raw)) if raw else record
 
+    def creation(self, idempotency_key: str) -> Mapping[str, Any] | None:
+        """Return the kept record of an idempotent create, if its key was used (and has not expired)."""
+        raw = self.redis.get(f"{self.prefix}:create:{_digest(idempotency_key)}")
+        return cast(Mapping[str, Any], json.loads(raw)) if raw else None
+
     def _idempotency_key(self, game_id: str, idempotency_key: str) -> str:
         return self._key(game_id, f"idem:{_digest(idempotency_key)}")
 

@@ -84,7 +84,9 @@ def create_game() -> Any:
     if data["game"] not in RULES:
         raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
     idempotency_key = _secret_idempotency_key()
-    with bot_game_place(data["seats"]) as created:
+    # A retry of a create that made its game holds that game's place already: it is answered, never capped.
+    retried = idempotency_key is not None and services().games.created_under(idempotency_key)
+    with bot_game_place([] if retried else data["seats"]) as created:
         game, tokens = services().games.create(
             data["game"], data["seats"], data["options"], data["seed"], idempotency_key=idempotency_key
         )
