@@ -1,33 +1,41 @@
 """A finished game's stream packed into one compressed value: the same events, byte for byte, in less memory.
 
-A stream entry costs Redis its payload plus the stream's own bookkeeping, and
-most of a payload is what nothing can compress: each event's SHA-256 `hash`
-and each hidden value's salted commitment (64 hex digits each). After the
-end both are redundant: the hash is `chain_hash(previous hash, body)` and a
-commitment is `commit(commitment_key(seed, seq, path), value)`, and the seed
-is revealed. A pack keeps every event's stored bytes minus what the chain and
-the seed recompute, zlib-compressed as one value:
+A stream entry costs Redis its payload plus the stream's bookkeeping, and
+most of what a game's events repeat is what compresses worst event by event:
+each event's SHA-256 `hash`, each hidden value's salted commitment (64 hex
+digits each), the id of the command that caused it (32 random hex digits,
+the same on every event of one command), its time and its position. After
+the end all but the command ids are redundant: a hash is `chain_hash(previous
+hash, body)`, a commitment is `commit(commitment_key(seed, seq, path),
+value)` with the revealed seed, a position is the event's place in the
+stream. A pack (`menagerie-pack/1`) is one zlib-compressed JSON document:
 
-- line 1: `{"format": "menagerie-pack/1", "seed": ...}`;
-- then one line per event, its canonical JSON without `hash` and with `0` in
-  place of each commitment, when (and only when) recomputing gives back the
-  stored value; anything else is kept as stored.
+- `format`, `seed`, `count`, and `columns`: for each field of the events, its
+  values down the stream (`{"rows": [...], "values": [...]}` where only some
+  events have it), so that like values sit together;
+- `hash` holds only the hashes recomputing does not give (null elsewhere),
+  each commitment is `0` where recomputing gives it, `seq` is left out when
+  it is the position, `time` is each event's milliseconds after the one
+  before, `command_id` an index into `command_ids`, the distinct ids in order.
 
-Unpacking recomputes what was left out and re-encodes each event canonically,
-which gives back the stored bytes exactly: `pack` keeps whole a game whose
-stored bytes are not their own canonical encoding. So the hash chain, the
-exports and the audits of a packed game are those of its stream.
+Unpacking recomputes what was left out and re-encodes each event
+canonically, which gives back the stored bytes; `pack` checks that it does
+before it returns, and packs the stored bytes as they are (`raw`) for any
+game where they would not come back exactly. So the hash chain, the exports
+and the audits of a packed game are those of its stream.
 
-zlib (standard library, on every host) over lzma: lzma packs Zop Zoo's
-longest games 20% smaller but costs 6× the CPU to pack and 10× to read, and
-zlib already meets the memory target (bench/bench_memory.py).
+zlib (standard library, on every host) over lzma: lzma packs Zop Zoo 20%
+smaller but costs 6× the CPU to pack and 10× to read, and the columns already
+bring a game of the mix under the memory target (bench/bench_memory.py).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import zlib
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
@@ -40,35 +48,61 @@ FORMAT = "menagerie-pack/1"
 FIRST_HASH = "0" * 64
 # A left-out commitment: never a commitment itself (those are 64 hex digits).
 DERIVED = 0
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+_COMMAND_ID = re.compile(r"[0-9a-f]{32}")
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class PackError(ValueError):
+    """A pack that does not give back what it packed (never stored: the stream stays)."""
 
 
 def pack(seed: str, payloads: Sequence[bytes]) -> bytes:
     """Return a finished game's stored events, packed (see the module's docstring)."""
-    derive = all(canonical_bytes(orjson.loads(payload)) == payload for payload in payloads)
-    lines = [canonical_bytes({"format": FORMAT, "seed": seed, "derived": derive})]
-    previous = FIRST_HASH
-    for payload in payloads:
-        event = orjson.loads(payload)
-        lines.append(canonical_bytes(_compact(event, seed, previous)) if derive else payload)
-        previous = event.get("hash", "")
-    return zlib.compress(b"\n".join(lines), 9)
-
-
-def _compact(event: dict[str, Any], seed: str, previous: str) -> dict[str, Any]:
-    body = {key: value for key, value in event.items() if key != "hash"}
-    compact = dict(body)
-    commitments = body.get("commitments")
-    if isinstance(commitments, Mapping) and commitments:
-        compact["commitments"] = {
-            path: DERIVED if _recomputed(body, seed, path) == stored else stored for path, stored in commitments.items()
-        }
     try:
-        same = chain_hash(previous, body) == event.get("hash")
-    except ValueError:  # a commitment naming a path the body lacks: keep the hash as stored
-        same = False
-    if not same:
-        compact["hash"] = event.get("hash")
-    return compact
+        blob = _compress({"format": FORMAT, "seed": seed, "count": len(payloads), **_columns(seed, payloads)})
+        if unpack(blob) == tuple(payloads):
+            return blob
+    except (ValueError, KeyError, TypeError):  # anything unusual in the events: keep them as stored
+        pass
+    return _compress({"format": FORMAT, "seed": seed, "raw": [payload.decode() for payload in payloads]})
+
+
+def _compress(document: Mapping[str, Any]) -> bytes:
+    return zlib.compress(canonical_bytes(document), 9)
+
+
+def _columns(seed: str, payloads: Sequence[bytes]) -> dict[str, Any]:
+    events = [orjson.loads(payload) for payload in payloads]
+    previous = FIRST_HASH
+    for position, event in enumerate(events, start=1):
+        stored = event.pop("hash")
+        commitments = event.get("commitments")
+        if commitments:
+            event["commitments"] = {
+                path: DERIVED if _recomputed(event, seed, path) == value else value
+                for path, value in commitments.items()
+            }
+        event["hash"] = None if chain_hash(previous, _restored(event, seed)) == stored else stored
+        previous = stored
+        if event.get("seq") == position:
+            del event["seq"]
+    ids = list(dict.fromkeys(e["command_id"] for e in events if _COMMAND_ID.fullmatch(str(e.get("command_id")))))
+    index = {command_id: n for n, command_id in enumerate(ids)}
+    before = 0
+    for event in events:
+        if event.get("command_id") in index:
+            event["command_id"] = index[event["command_id"]]
+        if isinstance(event.get("time"), str) and _TIME.fullmatch(event["time"]):
+            at = _milliseconds(event["time"])
+            event["time"], before = at - before, at
+    fields = sorted({key for event in events for key in event})
+    columns: dict[str, Any] = {}
+    for key in fields:
+        rows = [n for n, event in enumerate(events) if key in event]
+        values = [events[n][key] for n in rows]
+        columns[key] = {"values": values} if len(rows) == len(events) else {"rows": rows, "values": values}
+    return {"columns": columns, "command_ids": ids}
 
 
 @functools.lru_cache(maxsize=16)
@@ -78,30 +112,44 @@ def unpack(blob: bytes) -> tuple[bytes, ...]:
     Kept for the last few packs read (by content, so never stale): a client
     paging through a finished game's log unpacks it once, not once a page.
     """
-    first, *lines = zlib.decompress(blob).split(b"\n")
-    header = orjson.loads(first)
-    if header.get("format") != FORMAT:
-        raise ValueError(f"not a pack of format {FORMAT}")
-    if not header["derived"]:
-        return tuple(lines)
+    document = orjson.loads(zlib.decompress(blob))
+    if document.get("format") != FORMAT:
+        raise PackError(f"not a pack of format {FORMAT}")
+    if "raw" in document:
+        return tuple(payload.encode() for payload in document["raw"])
+    seed, ids = document["seed"], document["command_ids"]
+    events: list[dict[str, Any]] = [{} for _ in range(document["count"])]
+    for key, column in document["columns"].items():
+        for row, value in zip(column.get("rows", range(len(events))), column["values"]):
+            events[row][key] = value
     payloads: list[bytes] = []
-    previous = FIRST_HASH
-    for line in lines:
-        event = _expand(orjson.loads(line), header["seed"], previous)
-        payloads.append(canonical_bytes(event))
+    previous, at = FIRST_HASH, 0
+    for position, event in enumerate(events, start=1):
+        event.setdefault("seq", position)
+        if isinstance(event.get("command_id"), int):
+            event["command_id"] = ids[event["command_id"]]
+        if isinstance(event.get("time"), int):
+            at += event["time"]
+            event["time"] = _timestamp(at)
+        stored = event.pop("hash")
+        event = _restored(event, seed)
+        event["hash"] = stored if stored is not None else chain_hash(previous, event)
         previous = event["hash"]
+        payloads.append(canonical_bytes(event))
     return tuple(payloads)
 
 
-def _expand(event: dict[str, Any], seed: str, previous: str) -> dict[str, Any]:
+def _restored(event: dict[str, Any], seed: str) -> dict[str, Any]:
+    """Return the event with every left-out commitment recomputed."""
     commitments = event.get("commitments")
-    if isinstance(commitments, Mapping) and commitments:
-        event["commitments"] = {
-            path: _recomputed(event, seed, path) if stored == DERIVED else stored
-            for path, stored in commitments.items()
+    if commitments and DERIVED in commitments.values():
+        event = {
+            **event,
+            "commitments": {
+                path: _recomputed(event, seed, path) if value == DERIVED else value
+                for path, value in commitments.items()
+            },
         }
-    if "hash" not in event:
-        event["hash"] = chain_hash(previous, event)
     return event
 
 
@@ -116,3 +164,11 @@ def _recomputed(body: Mapping[str, Any], seed: str, path: str) -> str | None:
         else:
             return None
     return commit(commitment_key(seed, int(body["seq"]), path), value)
+
+
+def _milliseconds(time: str) -> int:
+    return (datetime.fromisoformat(time.replace("Z", "+00:00")) - _EPOCH) // timedelta(milliseconds=1)
+
+
+def _timestamp(milliseconds: int) -> str:
+    return (_EPOCH + timedelta(milliseconds=milliseconds)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
