@@ -199,5 +199,3 @@ def test_an_import_refuses_a_file_that_fails_its_audit(services, tmp_path):
     with pytest.raises(Exception, match="fails its audit"):
         services.archive.import_lines(tampered.splitlines(keepends=True))
     assert client.get(f"/games/{game_id}").status_code == 410
-
-
