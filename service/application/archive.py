@@ -12,8 +12,10 @@ takes every game still in the store, finishes it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import secrets
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -22,8 +24,9 @@ from typing import Any
 
 from domain.audit import AuditReport, audit, audit_export
 from domain.events import RecordedEvent
-from domain.export import export_lines, header, is_complete, read_export
+from domain.export import ExportFormatError, export_lines, header, is_complete, read_export
 from domain.game import FINISHED, replay
+from domain.tournament.bundle import GameFile
 from projections.game import game_view, redact_log
 from service.adapters.cache import GameRepository
 from service.adapters.indexes import Directory
@@ -138,10 +141,10 @@ class ArchiveService:
         if game.status != FINISHED:
             raise GameInPlay("only a finished game can be archived")
         lines = list(self.export(game_id, None))
+        listing = {key: value for key, value in self.listed(game_id).items() if key != "archived"}
         _write_durably(path, lines)
         # The tombstone goes first: a process that finds the stream missing finds it too.
         archived_at = datetime.now(UTC).isoformat(timespec="seconds")
-        listing = self.listed(game_id)
         self.store.mark_archived(game_id, {"archive": os.path.abspath(path), "archived_at": archived_at}, listing)
         self.store.delete(game_id)
         self.repository.forget(game_id)
@@ -184,14 +187,34 @@ class ArchiveService:
 
 def _write_durably(path: str, lines: list[str]) -> None:
     """Write the file whole or not at all: beside its name, fsynced, renamed into place, its directory fsynced."""
-    partial = f"{path}.partial"
-    with open(partial, "w", encoding="utf-8") as out:
-        out.writelines(lines)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(partial, path)
+    # A name of this write's own: two archivers that meet on one game never write into one file.
+    partial = f"{path}.{os.getpid()}-{secrets.token_hex(4)}.partial"
+    try:
+        with open(partial, "w", encoding="utf-8") as out:
+            out.writelines(lines)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise
     folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
     try:
         os.fsync(folder)
     finally:
         os.close(folder)
+
+
+def archived_game_file(gone: GameArchived) -> GameFile:
+    """Return an archived game's export from the file its tombstone names (for a finished tournament's bundle).
+
+    Raises the GameArchived again when that file cannot be read here: the game is then gone for this host.
+    """
+    path = gone.details.get("archive")
+    try:
+        with open(str(path), encoding="utf-8") as lines:
+            head, events = read_export(lines)
+    except (OSError, ExportFormatError):
+        raise gone from None
+    return GameFile(head, events)

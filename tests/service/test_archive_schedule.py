@@ -199,3 +199,23 @@ def test_an_import_refuses_a_file_that_fails_its_audit(services, tmp_path):
     with pytest.raises(Exception, match="fails its audit"):
         services.archive.import_lines(tampered.splitlines(keepends=True))
     assert client.get(f"/games/{game_id}").status_code == 410
+
+
+def test_a_finished_tournaments_games_are_archived_and_its_bundle_and_audit_read_their_files(services, tmp_path):
+    created, _ = services.tournaments.create("toy", rounds=2, table_sizes=[3], seed="arch-t")
+    for _ in range(6):
+        services.tournaments.register(created.id, bot="random")
+    services.tournaments.start(created.id)
+    tournament = services.tournaments.load(created.id)
+    assert tournament.status == "finished"
+    games = {table.game_id for round_ in tournament.played for table in round_.tables}
+    assert all(services.archive.held(game_id) is False for game_id in games)
+    bundle = list(services.tournaments.export(created.id))
+    view = create_app(services).test_client().get(f"/tournaments/{created.id}").json
+
+    run = services.archive.archive_finished(str(tmp_path), datetime.now(UTC) + SOON)
+
+    assert set(run.archived) == games
+    assert list(services.tournaments.export(created.id)) == bundle
+    assert services.tournaments.audit(created.id).ok
+    assert create_app(services).test_client().get(f"/tournaments/{created.id}").json == view
