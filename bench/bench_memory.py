@@ -28,6 +28,7 @@ import argparse
 import os
 import statistics
 import tempfile
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -80,8 +81,10 @@ def measure(services: Services, game: str, count: int, directory: str) -> dict[s
     ratings = (rating_bytes(services) - ratings_before) / count
     played = [footprint(services, game_id) for game_id in ids]
     events = statistics.mean(services.store.version(game_id) for game_id in ids)
+    started = time.process_time()
     for game_id in ids:
         assert services.archive.pack(game_id) == "packed"
+    packing_ms = (time.process_time() - started) * 1000 / len(ids)
     packed = [footprint(services, game_id) for game_id in ids]
     services.archive.archive_finished(directory, datetime.now(UTC) + timedelta(minutes=5))
     archived = [footprint(services, game_id) for game_id in ids]
@@ -91,6 +94,7 @@ def measure(services: Services, game: str, count: int, directory: str) -> dict[s
         "archived": statistics.mean(archived),
         "ratings": ratings,
         "events": events,
+        "packing_ms": packing_ms,
     }
 
 
@@ -110,12 +114,12 @@ def main() -> None:
         for key in redis.scan_iter(f"{prefix}:*"):
             redis.delete(key)
     print(f"Redis at {url}; {args.games} finished games a type, {SEATS} heuristic bots a game")
-    print("| game | events | as played | packed | archived (tombstone) | rating stream a game |")
-    print("|---|---|---|---|---|---|")
+    print("| game | events | as played | packed | archived (tombstone) | rating stream a game | packing CPU |")
+    print("|---|---|---|---|---|---|---|")
     for game, row in rows.items():
         print(
             f"| {game} | {row['events']:,.0f} | {row['played'] / KIB:,.1f} KiB | {row['packed'] / KIB:,.1f} KiB"
-            f" | {row['archived'] / KIB:,.2f} KiB | {row['ratings'] / KIB:,.2f} KiB |"
+            f" | {row['archived'] / KIB:,.2f} KiB | {row['ratings'] / KIB:,.2f} KiB | {row['packing_ms']:.0f} ms |"
         )
     mix = {stage: statistics.mean(row[stage] for row in rows.values()) for stage in STAGES}
     print(

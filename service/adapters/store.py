@@ -211,11 +211,11 @@ class EventStore:
         """Return the events after version `after`, blocking up to `block_ms` for the first to come (XREAD)."""
         if not 0 <= block_ms <= MAX_BLOCK_MS:
             raise ValueError(f"a wait blocks for 0 to {MAX_BLOCK_MS} ms")
+        if self.redis.exists(self._key(game_id, "packed")):
+            # A packed game has no stream to block on, and nothing more to come.
+            return self.read(game_id, after=after)[:1000]
         reply = self.blocking.xread({self._key(game_id, "events"): f"{after}-0"}, count=1000, block=block_ms)
         entries = cast(list[tuple[Any, list[tuple[bytes, dict[bytes, bytes]]]]], reply or [])
-        if not entries:
-            # A packed game has no stream to block on: its events are all there is.
-            return self.read(game_id, after=after)[:1000]
         return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _key, found in entries for _id, fields in found]
 
     def read_raw(self, game_id: str) -> list[dict[str, Any]]:

@@ -56,6 +56,9 @@ def test_a_packed_fixture_exports_audits_and_replays_exactly_as_its_stream_did(s
         assert reader.get(f"/games/{game_id}/audit").json["ok"] is True
         assert [reader.get(f"/games/{game_id}?open=true&at={at}").json for at in (1, 5)] == views
         assert reader.get(f"/games/{game_id}/events?after=3").json == events
+    # A live stream's read finds every event after its version in the pack, with nothing to block on.
+    version = services.store.version(game_id)
+    assert [event.seq for event in services.store.wait(game_id, 3, 1)] == list(range(4, min(version, 1003) + 1))
 
 
 def test_a_pack_gives_back_every_stored_byte_and_keeps_whole_what_is_not_canonical():
