@@ -108,6 +108,7 @@ class ArchiveService:
         self.store.save_seed(game.id, game.seed)
         self.store.unmark_archived(game.id)
         self.directory.add_game(game.id, time.time())
+        self.pack(game.id)  # finished, so kept as every finished game is
         return game.id
 
     def listed(self, game_id: str) -> dict[str, Any]:

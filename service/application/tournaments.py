@@ -248,7 +248,12 @@ class TournamentService:
     def holds(self, game_id: str) -> bool:
         """Tell whether a game's tournament is still in play (it must find the game's result in the store)."""
         tournament_id = self.index.tournament_of(game_id)
-        return tournament_id is not None and self.load(tournament_id).status != FINISHED
+        if tournament_id is None:
+            return False
+        try:
+            return self.load(tournament_id).status != FINISHED
+        except TournamentNotFound:
+            return False  # its tournament is gone: nothing waits on the game
 
     def check(self, tournament: Tournament) -> Tournament:
         """Ask for a step if the tournament waits on one; return it as this process last saw it."""

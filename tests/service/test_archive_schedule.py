@@ -79,6 +79,7 @@ def test_the_archiver_moves_every_finished_game_to_a_file_and_every_server_answe
     game_id, token = done[0]
     with (tmp_path / f"{game_id}.ndjson").open() as lines:
         assert services.archive.import_lines(lines) == game_id
+    assert keys_of(services, game_id) == {"packed"}  # packed, as every finished game is; its tombstone gone
     for client in (first, second):
         assert export_text(client, game_id) == before[game_id][0]
         assert client.get(f"/games/{game_id}?open=true&at=7").json == before[game_id][1]
