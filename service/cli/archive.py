@@ -182,6 +182,7 @@ def _archive_command(args: argparse.Namespace) -> int:
     print(
         f"archived {len(run.archived)} games to {os.path.abspath(args.to)}; left {run.recent} that ended since"
         f" {before.isoformat(timespec='seconds')}, {run.in_play} in play, {run.held} for tournaments in play"
+        f" (packed {run.packed} of those that ended)"
         + (f"; {len(run.failed)} failed (see the log): {' '.join(run.failed)}" if run.failed else "")
     )
     return 1 if run.failed else 0

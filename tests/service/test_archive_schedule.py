@@ -116,15 +116,20 @@ def test_a_run_cut_short_between_the_file_and_the_delete_is_finished_by_the_next
     assert services.archive.archive_finished(str(tmp_path), datetime.now(UTC) + SOON).archived == []
 
 
-def test_games_that_ended_after_the_date_and_games_a_tournament_in_play_needs_stay(services, tmp_path):
+def test_games_that_ended_after_the_date_and_games_a_tournament_in_play_needs_stay_packed(
+    services, monkeypatch, tmp_path
+):
     client = create_app(services).test_client()
-    game_id, _ = finished_game(client)
+    with monkeypatch.context() as held_back:  # as a game that ended before packing existed
+        held_back.setattr(services.archive, "pack", lambda game_id: "held back")
+        game_id, _ = finished_game(client)
+    assert keys_of(services, game_id) == {"events", "seed"}
     run = services.archive.archive_finished(str(tmp_path), datetime.now(UTC) - timedelta(days=1))
     assert run.archived == []
     # Created before the date, ended after it: looked at, and left.
     created = services.redis.zscore(f"{services.prefix}:games", game_id)
     run = services.archive.archive_finished(str(tmp_path), datetime.fromtimestamp(created + 1e-6, UTC))
-    assert run.archived == [] and run.recent == 1
+    assert run.archived == [] and run.recent == 1 and run.packed == 1
     services.archive.held = lambda held_id: held_id == game_id
     run = services.archive.archive_finished(str(tmp_path), datetime.now(UTC) + SOON)
     assert run.archived == [] and run.held == 1

@@ -50,7 +50,7 @@ def test_a_packed_fixture_exports_audits_and_replays_exactly_as_its_stream_did(s
     events = client.get(f"/games/{game_id}/events?after=3").json
     assert keys_of(services, game_id) == {"events", "seed"}
     assert services.archive.pack(game_id) == "packed"
-    assert services.archive.pack(game_id) == "packed"  # twice over, nothing changes
+    assert services.archive.pack(game_id) == "already packed"  # twice over, nothing changes
     assert keys_of(services, game_id) == {"packed"}
     fresh = plain_client(build(services.redis, services.prefix, inline_jobs=True))
     for reader in (client, fresh):  # a process that held the game, and one that never saw it
@@ -84,7 +84,7 @@ def test_a_finished_bot_game_keeps_only_its_pack_and_its_export_is_its_streams(s
         assert other.archive.import_lines(exported.splitlines(keepends=True)) == game_id
         copy = create_app(other).test_client()
         assert export_text(copy, game_id) == exported
-        assert other.archive.pack(game_id) == "packed"
+        assert other.archive.pack(game_id) == "already packed"  # an import is packed as every finished game
         assert export_text(copy, game_id) == exported
     finally:
         other.store.delete(game_id)
