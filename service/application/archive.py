@@ -162,7 +162,7 @@ class ArchiveService:
         A finished game it leaves in the store it packs, if its end did not.
         """
         os.makedirs(directory, exist_ok=True)
-        cutoff = before.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        before = before.astimezone(UTC)  # a naive moment is the host's local time
         run = ArchiveRun()
         for page in self.directory.created_before(before.timestamp(), PAGE):
             for game_id, ended in zip(page, self.store.ended(page)):
@@ -170,9 +170,11 @@ class ArchiveService:
                     continue  # archived already (or never here)
                 if not ended:
                     run.in_play += 1
-                elif ended >= cutoff or self.held(game_id):
-                    run.recent += ended >= cutoff
-                    run.held += ended < cutoff
+                    continue
+                recent = not _before(ended, before)
+                if recent or self.held(game_id):
+                    run.recent += recent
+                    run.held += not recent
                     # Kept in Redis for now, packed at least (a game that ended before packing existed).
                     run.packed += self.pack(game_id) == "packed"
                 else:
@@ -188,6 +190,14 @@ class ArchiveService:
         except OSError as error:
             log.error("could not archive game %s: %s", game_id, error)
             run.failed.append(game_id)
+
+
+def _before(time: str, moment: datetime) -> bool:
+    """Tell whether an event's time is before a moment (a time that does not parse is not: the game stays)."""
+    try:
+        return datetime.fromisoformat(time.replace("Z", "+00:00")) < moment
+    except ValueError:
+        return False
 
 
 def _write_durably(path: str, lines: list[str]) -> None:
