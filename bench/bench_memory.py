@@ -5,24 +5,24 @@ dealing, so each is rated too) through the game service, on the Redis at REDIS_U
 its own (removed at the end). Packing is held back while they play, so each game's keys are first
 measured as its stream left them; then each is packed (what a finished game's follow-up job does), then
 archived to a temporary directory. For each type it prints the mean `MEMORY USAGE` (with every sample)
-of a game's own keys at each stage, and the rating stream's growth a game (the one key every finished
-game still adds to); then the same for the four-game mix, times 1M.
+of a game's own keys at each stage, the rating stream's growth a game (the one key every finished
+game still adds to), the CPU a pack costs and the CPU of reading a packed game whole (unpacked
+afresh); then the same for the four-game mix, times 1M.
 Run: REDIS_URL=redis://127.0.0.1:6379/2 .venv/bin/python -m bench.bench_memory [--games 20]
 
 Measured on Redis 7.0 (2 shared cores), 20 games a type, 2026-11-26:
 
-| game | events | as played | packed | archived (tombstone) | rating stream a game | packing CPU |
-|---|---|---|---|---|---|---|
-| life-is-life | 68 | 45.1 KiB | 4.2 KiB | 0.60 KiB | 0.68 KiB | 5 ms |
-| animals-on-board | 84 | 58.7 KiB | 5.5 KiB | 0.60 KiB | 0.68 KiB | 5 ms |
-| bloede-kuh | 166 | 80.1 KiB | 5.1 KiB | 0.60 KiB | 0.69 KiB | 9 ms |
-| zop-zoo | 1,857 | 762.0 KiB | 40.1 KiB | 0.60 KiB | 0.68 KiB | 91 ms |
-| 1M of the mix | | 225.5 GiB | 13.1 GiB | 0.57 GiB | 0.65 GiB | |
+| game | events | as played | packed | archived (tombstone) | rating stream a game | pack | read packed |
+|---|---|---|---|---|---|---|---|
+| life-is-life | 66 | 43.7 KiB | 4.2 KiB | 0.60 KiB | 0.68 KiB | 5 ms | 3 ms |
+| animals-on-board | 81 | 56.4 KiB | 5.5 KiB | 0.60 KiB | 0.68 KiB | 6 ms | 3 ms |
+| bloede-kuh | 170 | 81.6 KiB | 5.1 KiB | 0.60 KiB | 0.68 KiB | 10 ms | 5 ms |
+| zop-zoo | 1,959 | 805.1 KiB | 41.9 KiB | 0.60 KiB | 0.68 KiB | 95 ms | 46 ms |
+| 1M of the mix | | 235.3 GiB | 13.5 GiB | 0.57 GiB | 0.65 GiB | | |
 
 A game's own keys: as played, its stream and seed; packed, one value; archived, its tombstone.
-The mix packed, 13.1 GiB a million games plus 0.65 GiB of rating streams, is under the 20 GiB
+The mix packed, 13.5 GiB a million games plus 0.65 GiB of rating streams, is under the 20 GiB
 target; archived, what is left is the tombstones (0.57 GiB a million) and the lobby's listing.
-Zop Zoo with 4 seats plays longer games than with fewer, hence more than its 494 KiB elsewhere.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from datetime import UTC, datetime, timedelta
 
 from redis import Redis
 
+from service.adapters.packing import unpack
 from service.bootstrap import Services, build
 
 GAMES = ("life-is-life", "animals-on-board", "bloede-kuh", "zop-zoo")
@@ -89,6 +90,11 @@ def measure(services: Services, game: str, count: int, directory: str) -> dict[s
         assert services.archive.pack(game_id) == "packed"
     packing_ms = (time.process_time() - started) * 1000 / len(ids)
     packed = [footprint(services, game_id) for game_id in ids]
+    unpack.cache_clear()
+    started = time.process_time()
+    for game_id in ids:
+        services.store.read_raw(game_id)  # what an export or an audit of a packed game reads first
+    unpacking_ms = (time.process_time() - started) * 1000 / len(ids)
     services.archive.archive_finished(directory, datetime.now(UTC) + timedelta(minutes=5))
     archived = [footprint(services, game_id) for game_id in ids]
     return {
@@ -98,6 +104,7 @@ def measure(services: Services, game: str, count: int, directory: str) -> dict[s
         "ratings": ratings,
         "events": events,
         "packing_ms": packing_ms,
+        "unpacking_ms": unpacking_ms,
     }
 
 
@@ -117,12 +124,13 @@ def main() -> None:
         for key in redis.scan_iter(f"{prefix}:*"):
             redis.delete(key)
     print(f"Redis at {url}; {args.games} finished games a type, {SEATS} heuristic bots a game")
-    print("| game | events | as played | packed | archived (tombstone) | rating stream a game | packing CPU |")
-    print("|---|---|---|---|---|---|---|")
+    print("| game | events | as played | packed | archived (tombstone) | rating stream a game | pack | read packed |")
+    print("|---|---|---|---|---|---|---|---|")
     for game, row in rows.items():
         print(
             f"| {game} | {row['events']:,.0f} | {row['played'] / KIB:,.1f} KiB | {row['packed'] / KIB:,.1f} KiB"
-            f" | {row['archived'] / KIB:,.2f} KiB | {row['ratings'] / KIB:,.2f} KiB | {row['packing_ms']:.0f} ms |"
+            f" | {row['archived'] / KIB:,.2f} KiB | {row['ratings'] / KIB:,.2f} KiB | {row['packing_ms']:.0f} ms"
+            f" | {row['unpacking_ms']:.0f} ms |"
         )
     mix = {stage: statistics.mean(row[stage] for row in rows.values()) for stage in STAGES}
     print(
