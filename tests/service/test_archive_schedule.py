@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import redis
 
+from service.adapters.connections import ConfigError
+from service.application.archive_duty import duty_from_env
 from service.bootstrap import build
 from service.cli import main as menagerie
 from service.http import create_app
@@ -225,3 +227,20 @@ def test_a_finished_tournaments_games_are_archived_and_its_bundle_and_audit_read
     assert list(services.tournaments.export(created.id)) == bundle
     assert services.tournaments.audit(created.id).ok
     assert create_app(services).test_client().get(f"/tournaments/{created.id}").json == view
+
+
+def test_the_worker_duty_is_off_unless_turned_on_and_one_worker_runs_it_an_interval(services, tmp_path):
+    environ = {"MENAGERIE_ARCHIVE_DIR": str(tmp_path)}
+    assert duty_from_env(services.archive, services.redis, services.prefix, environ) is None
+    for wrong in ("soon", "-1", "nan"):
+        with pytest.raises(ConfigError):
+            duty_from_env(services.archive, services.redis, services.prefix, {"MENAGERIE_ARCHIVE_AFTER_DAYS": wrong})
+    client = create_app(services).test_client()
+    game_id, _ = finished_game(client)
+    environ["MENAGERIE_ARCHIVE_AFTER_DAYS"] = "0"
+    first, second = (duty_from_env(services.archive, services.redis, services.prefix, environ) for _ in range(2))
+    assert first is not None and second is not None
+    run = first.run_once()
+    assert run is not None and run.archived == [game_id]
+    assert second.run_once() is None  # the other worker finds this interval's lease taken
+    assert keys_of(services, game_id) == {"archived"} and (tmp_path / f"{game_id}.ndjson").exists()
