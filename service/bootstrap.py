@@ -69,7 +69,8 @@ class Services:
 # The background jobs, by name. Each is idempotent (RQ delivers at least once).
 JOBS: dict[str, Callable[..., object]] = {
     "step": lambda services, game_id, version: services.games.step(game_id, version),
-    "rate": lambda services, game_id: services.ratings.rate_game(game_id),
+    # A finished game's follow-up: rate it, then pack its stream (less memory, the same events).
+    "rate": lambda services, game_id: (services.ratings.rate_game(game_id), services.archive.pack(game_id)),
     "advance": lambda services, tournament_id: services.tournaments.advance(tournament_id),
 }
 
@@ -136,7 +137,7 @@ def build(
     )
     ratings = RatingService(store, repository)
     tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
-    archive = ArchiveService(store, directory, repository)
+    archive = ArchiveService(store, directory, repository, held=tournaments.holds)
     services = Services(
         redis,
         prefix,

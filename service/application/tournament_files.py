@@ -10,7 +10,8 @@ from domain.game import FINISHED as GAME_FINISHED
 from domain.tournament.audit import TournamentAuditReport, audit_bundle
 from domain.tournament.bundle import GameFile, bundle_lines, read_bundle
 from domain.tournament.state import FINISHED, Tournament
-from service.errors import TournamentInPlay, TournamentNotFound
+from service.application.archive import archived_game_file
+from service.errors import GameArchived, TournamentInPlay, TournamentNotFound
 
 if TYPE_CHECKING:
     from service.application.tournaments import TournamentService
@@ -41,7 +42,11 @@ def bundle(service: TournamentService, tournament_id: str) -> Iterator[str]:
 
 def _games(service: TournamentService, game_ids: list[str]) -> Iterator[GameFile]:
     for game_id in game_ids:
-        game = service.repository.load(game_id)
+        try:
+            game = service.repository.load(game_id)
+        except GameArchived as gone:
+            yield archived_game_file(gone)  # archived once the tournament was over: its file is its export
+            continue
         if game.status == GAME_FINISHED:  # every recorded game is; never export one in play
             yield GameFile(header(game, redacted=False), service.store.read_raw(game_id))
 
