@@ -4,7 +4,7 @@ time to answer, in the request (all sizes audited inline) against a job (202, po
 Runs a Swiss Blöde Kuh bot tournament in-process (fakeredis, in-process jobs), exports its
 bundle and audits it as `menagerie audit-tournament` does; then asks `GET /tournaments/{id}/audit`
 of a server that audits it in the request, and of one that runs it as a job on the embedded
-server's audit thread (polled every 50 ms), and asks once more for the kept result.
+server's audit thread (polled every 0.25 s), and asks once more for the kept result.
 Run: .venv/bin/python bench/bench_tournament_audit.py [players] [rounds]
 
 On the 2-core machine shared with other work, `bench/bench_tournament_audit.py 200 5`:
@@ -80,7 +80,7 @@ def main(players: int = 24, rounds: int = 5) -> None:
     answered = time.perf_counter() - start
     location, polls, job = response.headers.get("Location"), 0, response.json
     while job.get("status") in ("queued", "running"):
-        time.sleep(0.05)
+        time.sleep(0.25)
         job, polls = client.get(location).json, polls + 1
     total = time.perf_counter() - start
     progress = job.get("progress", {})
