@@ -25,12 +25,13 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from domain.audit import audit as audit_log
+from domain.export import FORMAT as GAME_FORMAT
 from domain.game import FINISHED as GAME_FINISHED
 from domain.tournament.audit import audit_bundle
 from domain.tournament.bundle import read_bundle
@@ -62,6 +63,8 @@ POLL_AFTER_S = 1
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 GAME, TOURNAMENT = "game", "tournament"
+READING, AUDITING = "reading", "auditing"
+_GAME_HEADER = f'"format": "{GAME_FORMAT}"'
 _ID = re.compile(r"^audit-[0-9a-f]{32}$")
 _INTERNAL = ("run", "updated", "last_hash")
 
@@ -110,6 +113,17 @@ def recorded_games(tournament: Tournament) -> int:
     return sum(1 for t in tables if t.game_id is not None and t.places is not None) + sum(
         len(t.annulled) for t in tables
     )
+
+
+def _counting_games(lines: Iterable[str], progress: Callable[[int], None]) -> Iterator[str]:
+    """Pass a bundle's lines through, telling `progress` how many games' exports have begun."""
+    read = 0
+    for line in lines:
+        # Only a game's header line holds this unescaped: in an event it could only be inside a string.
+        if _GAME_HEADER in line:
+            read += 1
+            progress(read)
+        yield line
 
 
 def _iso(seconds: float) -> str:
@@ -167,7 +181,12 @@ class AuditService:
             "version": target.version,
             "last_hash": target.last_hash,
             "status": QUEUED,
-            "progress": {"done": 0, "total": target.total, "unit": target.unit},
+            "progress": {
+                "phase": READING if target.kind == TOURNAMENT else AUDITING,
+                "done": 0,
+                "total": target.total,
+                "unit": target.unit,
+            },
             "result": None,
             "failure": None,
             "asked_at": _iso(self.now()),
@@ -245,8 +264,10 @@ class AuditService:
             if not raw:
                 raise self.repository.missing(record["target"])
             return audit_log(raw, progress).to_dict()
-        bundle = read_bundle(self.tournaments.export(record["target"]))
-        record["progress"]["total"] = len(bundle.games)
+        # Reading a large tournament's games from the store is a good part of its audit: counted too.
+        record["progress"]["phase"] = READING
+        bundle = read_bundle(_counting_games(self.tournaments.export(record["target"]), progress))
+        record["progress"].update(phase=AUDITING, done=0, total=len(bundle.games))
         return audit_bundle(bundle, progress).to_dict()
 
     def _progress(self, record: dict[str, Any]) -> Callable[[int], None]:

@@ -99,7 +99,7 @@ def test_a_large_tournament_audit_is_a_job_whose_result_is_the_synchronous_audit
     location = accepted(server.client.get(f"/tournaments/{tournament_id}/audit"))
     job = server.poll(location)
     assert job["status"] == "done" and job["kind"] == "tournament" and job["target"] == tournament_id
-    assert job["progress"] == {"done": 9, "total": 9, "unit": "games"}
+    assert job["progress"] == {"phase": "auditing", "done": 9, "total": 9, "unit": "games"}
     assert job["result"] == server.players.tournaments.audit(tournament_id).to_dict()
     assert job["result"]["ok"] is True and job["failure"] is None
 
@@ -143,7 +143,7 @@ def test_an_ask_while_the_job_waits_is_the_same_audit(server):
     assert accepted(first) == accepted(second)
     waiting = server.client.get(first.headers["Location"])
     assert waiting.json["status"] == "queued" and int(waiting.headers["Retry-After"]) >= 1
-    assert waiting.json["progress"] == {"done": 0, "total": 9, "unit": "games"}
+    assert waiting.json["progress"] == {"phase": "reading", "done": 0, "total": 9, "unit": "games"}
     assert Queue(server.services.prefix, connection=server.services.rq()).count == 1
     assert server.poll(first.headers["Location"])["status"] == "done"
 
@@ -160,7 +160,7 @@ def test_a_long_game_audit_is_a_job_whose_result_is_the_synchronous_audit(server
     job = server.poll(location)
     version = server.players.repository.load(game_id).version
     assert job["status"] == "done" and job["kind"] == "game" and job["version"] == version
-    assert job["progress"] == {"done": version, "total": version, "unit": "events"}
+    assert job["progress"] == {"phase": "auditing", "done": version, "total": version, "unit": "events"}
     assert job["result"] == server.players.archive.audit(game_id).to_dict() and job["result"]["ok"] is True
     again = server.client.get(f"/games/{game_id}/audit")
     assert again.status_code == 200 and again.json == job["result"] and again.headers["Content-Location"] == location
@@ -221,13 +221,16 @@ def test_the_job_writes_its_progress_as_it_goes(server, monkeypatch):
     real = records.update
 
     def spied(self, record):  # type: ignore[no-untyped-def]
-        written.append((record["status"], record["progress"]["done"]))
+        if record["status"] == "running":
+            written.append((record["progress"]["phase"], record["progress"]["done"]))
         return real(self, record)
 
     monkeypatch.setattr(records, "update", spied)
     server.poll(accepted(server.client.get(f"/tournaments/{tournament_id}/audit")))
-    counts = [done for status, done in written if status == "running"]
-    assert counts[0] == 0 and counts[1:] == sorted(counts[1:]) and counts[-1] == 9
+    read = [done for phase, done in written if phase == "reading"]
+    audited = [done for phase, done in written if phase == "auditing"]
+    assert read == list(range(10)) and audited == list(range(1, 10))
+    assert written.index(("auditing", 1)) > written.index(("reading", 9))
 
 
 def test_small_audits_still_answer_at_once(fake_services):
