@@ -47,11 +47,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# A recorded game of the heaviest type audits in some 40 ms (bench/bench_tournament_audit.py),
-# so 20 games answer within about a second; more is a job.
-INLINE_GAMES = 20
-# An event audits in some 35 µs: 5,000 events answer within about 0.2 s. Every game the bots play
-# to its end is shorter; a game near its event cap (up to 60,000 events) is a job.
+# A recorded game costs the audit 40-75 ms, read and audited (bench/bench_tournament_audit.py: Blöde Kuh
+# at tables of up to 6), so 10 games answer in under a second; more is a job.
+INLINE_GAMES = 10
+# An event audits in some 35 µs: 5,000 events answer within about 0.2 s. Most games are shorter;
+# a long Zop Zoo game or one stopped at its event cap (up to 60,000 events) is a job.
 INLINE_EVENTS = 5000
 KEEP_S = 24 * 3600
 FAILED_KEEP_S = 3600
