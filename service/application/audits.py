@@ -50,8 +50,9 @@ log = logging.getLogger(__name__)
 # A recorded game costs the audit 40-75 ms, read and audited (bench/bench_tournament_audit.py: Blöde Kuh
 # at tables of up to 6), so 10 games answer in under a second; more is a job.
 INLINE_GAMES = 10
-# An event audits in some 35 µs: 5,000 events answer within about 0.2 s. Most games are shorter;
-# a long Zop Zoo game or one stopped at its event cap (up to 60,000 events) is a job.
+# An event audits in 35-110 µs (Zop Zoo's are the dearest): 5,000 events answer within about half a
+# second. Most games are shorter; a long Zop Zoo game (bots' longest: 6,500 events with 4 seats, 10,800
+# with 5) or one stopped at its event cap (up to 60,000 events) is a job.
 INLINE_EVENTS = 5000
 KEEP_S = 24 * 3600
 FAILED_KEEP_S = 3600
