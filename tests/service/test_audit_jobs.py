@@ -16,8 +16,12 @@ from rq import Queue, SimpleWorker
 from service.adapters.jobs import worker_queues
 from service.adapters.slots import aggregate_key
 from service.application import audits as audits_module
-from service.bootstrap import Services, build
+from service.bootstrap import Services, build, serve_jobs
 from service.http import create_app
+from tests.support.services import on_every_store, queue_redis_beside
+
+# The audits' records live in the store: fakeredis, the real Redis and a Redis Cluster (RQ beside it).
+redis_client = on_every_store()
 
 
 @dataclass
@@ -45,13 +49,28 @@ class Server:
         return dict(response.json)
 
 
-@pytest.fixture(params=["embedded", "rq"])
-def server(request, redis_client, prefix, monkeypatch) -> Server:
+def serve(mode: str, redis_client: Any, prefix: str, monkeypatch: pytest.MonkeyPatch) -> Server:
+    """Build a server of `mode` on the store, with the lowered inline limits."""
     monkeypatch.setenv("MENAGERIE_AUDIT_INLINE_GAMES", "3")
     monkeypatch.setenv("MENAGERIE_AUDIT_INLINE_EVENTS", "5")
     players = build(redis_client, prefix, inline_jobs=True)
-    services = players if request.param == "embedded" else build(redis_client, prefix, inline_jobs=False)
-    return Server(request.param, services, players, create_app(services).test_client())
+    if mode == "embedded":
+        return Server(mode, players, players, create_app(players).test_client())
+    # A worker's jobs run on these services (their store may be a cluster, RQ's Redis beside it).
+    services = serve_jobs(build(redis_client, prefix, inline_jobs=False, queue_redis=queue_redis_beside(redis_client)))
+    return Server(mode, services, players, create_app(services).test_client())
+
+
+@pytest.fixture(params=["embedded", "rq"])
+def server(request, redis_client, prefix, monkeypatch) -> Server:
+    """A server with in-process jobs, then one with RQ workers."""
+    return serve(request.param, redis_client, prefix, monkeypatch)
+
+
+@pytest.fixture
+def rq_server(redis_client, prefix, monkeypatch) -> Server:
+    """A server with RQ workers: its jobs wait until `run_jobs`, so what happens before they run can be seen."""
+    return serve("rq", redis_client, prefix, monkeypatch)
 
 
 def finished_tournament(services: Services, seed: str = "audit-jobs") -> str:
@@ -134,18 +153,16 @@ def test_a_second_ask_gets_the_kept_result_without_auditing_again(server, monkey
     assert again.json == job["result"] and audited == [tournament_id]
 
 
-def test_an_ask_while_the_job_waits_is_the_same_audit(server):
-    if server.mode != "rq":
-        pytest.skip("an in-process job is done before its ask is answered")
-    tournament_id = finished_tournament(server.players)
-    first = server.client.get(f"/tournaments/{tournament_id}/audit")
-    second = server.client.get(f"/tournaments/{tournament_id}/audit")
+def test_an_ask_while_the_job_waits_is_the_same_audit(rq_server):
+    tournament_id = finished_tournament(rq_server.players)
+    first = rq_server.client.get(f"/tournaments/{tournament_id}/audit")
+    second = rq_server.client.get(f"/tournaments/{tournament_id}/audit")
     assert accepted(first) == accepted(second)
-    waiting = server.client.get(first.headers["Location"])
+    waiting = rq_server.client.get(first.headers["Location"])
     assert waiting.json["status"] == "queued" and int(waiting.headers["Retry-After"]) >= 1
     assert waiting.json["progress"] == {"phase": "reading", "done": 0, "total": 9, "unit": "games"}
-    assert Queue(server.services.prefix, connection=server.services.rq()).count == 1
-    assert server.poll(first.headers["Location"])["status"] == "done"
+    assert Queue(rq_server.services.prefix, connection=rq_server.services.rq()).count == 1
+    assert rq_server.poll(first.headers["Location"])["status"] == "done"
 
 
 @pytest.mark.parametrize("audit_id", ["audit-" + "0" * 32, "nothing-like-an-id"])
@@ -190,27 +207,23 @@ def test_a_job_that_breaks_says_failed_with_its_reason_and_the_next_ask_starts_i
     assert server.poll(location)["status"] == "done"
 
 
-def test_a_game_archived_before_its_job_runs_fails_the_job_with_game_archived(server, tmp_path):
-    if server.mode != "rq":
-        pytest.skip("an in-process job runs before anything can be archived")
-    game_id = finished_game(server.players)
-    location = accepted(server.client.get(f"/games/{game_id}/audit"))
-    server.players.archive.archive_to(game_id, str(tmp_path / "game.ndjson"))
-    job = server.poll(location)
+def test_a_game_archived_before_its_job_runs_fails_the_job_with_game_archived(rq_server, tmp_path):
+    game_id = finished_game(rq_server.players)
+    location = accepted(rq_server.client.get(f"/games/{game_id}/audit"))
+    rq_server.players.archive.archive_to(game_id, str(tmp_path / "game.ndjson"))
+    job = rq_server.poll(location)
     assert job["status"] == "failed" and job["failure"]["code"] == "game_archived"
 
 
-def test_a_job_without_progress_for_too_long_reads_as_stalled_and_an_ask_restarts_it(server, monkeypatch):
-    if server.mode != "rq":
-        pytest.skip("an in-process job is done before it could stall")
-    tournament_id = finished_tournament(server.players)
-    location = accepted(server.client.get(f"/tournaments/{tournament_id}/audit"))
-    later = server.services.audits.now() + audits_module.STALL_S + 1
-    monkeypatch.setattr(server.services.audits, "now", lambda: later)
-    stalled = server.client.get(location).json
+def test_a_job_without_progress_for_too_long_reads_as_stalled_and_an_ask_restarts_it(rq_server, monkeypatch):
+    tournament_id = finished_tournament(rq_server.players)
+    location = accepted(rq_server.client.get(f"/tournaments/{tournament_id}/audit"))
+    later = rq_server.services.audits.now() + audits_module.STALL_S + 1
+    monkeypatch.setattr(rq_server.services.audits, "now", lambda: later)
+    stalled = rq_server.client.get(location).json
     assert stalled["status"] == "failed" and stalled["failure"]["code"] == "audit_stalled"
-    assert accepted(server.client.get(f"/tournaments/{tournament_id}/audit")) == location
-    assert server.poll(location)["status"] == "done"
+    assert accepted(rq_server.client.get(f"/tournaments/{tournament_id}/audit")) == location
+    assert rq_server.poll(location)["status"] == "done"
 
 
 def test_the_job_writes_its_progress_as_it_goes(server, monkeypatch):
