@@ -20,6 +20,7 @@ from service.errors import (
     UnknownGameType,
 )
 from service.http.actions import load_action
+from service.http.audits import audit_response
 from service.http.auth import acting_seat, caller_seat
 from service.http.bot_games import bot_game_place
 from service.http.requests import body, prefers, query, services
@@ -201,8 +202,8 @@ def export_game(game_id: str) -> Any:
 
 @games.get("/games/<game_id>/audit")
 def audit_game(game_id: str) -> Any:
-    """Audit a finished game: hash chain, seed, every deal and command re-executed, result."""
-    return jsonify(services().archive.audit(game_id).to_dict())
+    """Audit a finished game: hash chain, seed, every deal and command re-executed, result; a long one as a job."""
+    return audit_response(services().audits.game(game_id))
 
 
 @games.get("/games/<game_id>/events")

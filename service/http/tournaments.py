@@ -25,6 +25,7 @@ from service.errors import (
     RoundNotFound,
     UnknownGameType,
 )
+from service.http.audits import audit_response
 from service.http.auth import require_organiser, tournament_caller
 from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
@@ -187,8 +188,8 @@ def export_tournament(tournament_id: str) -> Any:
 
 @tournaments.get("/tournaments/<tournament_id>/audit")
 def audit_tournament(tournament_id: str) -> Any:
-    """Audit a finished tournament: every game, every result, every pairing and the final standings."""
-    return jsonify(service().audit(tournament_id).to_dict())
+    """Audit a finished tournament: every game, every result, every pairing and the final standings; a large one as a job."""
+    return audit_response(services().audits.tournament(tournament_id))
 
 
 @tournaments.get("/leaderboards/<game>")
