@@ -94,6 +94,15 @@ def plain_action_body(data: dict[str, Any]) -> dict[str, Any] | None:
     return {"action": dict(action), "expected_version": version}
 
 
+class ActionQuerySchema(Schema):
+    """`POST /games/{id}/actions` query: `view=false` leaves the caller's view out of the answer."""
+
+    class Meta:
+        unknown = RAISE
+
+    view = fields.Boolean(load_default=True)
+
+
 class GameListQuerySchema(Schema):
     """`GET /games` query."""
 
@@ -244,6 +253,7 @@ GAME_LIST_QUERY = GameListQuerySchema()
 STREAM_QUERY = StreamQuerySchema()
 JOIN = JoinSchema()
 ACTION = ActionSchema()
+ACTION_QUERY = ActionQuerySchema()
 EVENTS_QUERY = EventsQuerySchema()
 CREATE_TOURNAMENT = CreateTournamentSchema()
 REGISTER = RegisterSchema()
