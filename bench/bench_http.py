@@ -148,10 +148,15 @@ def total_cpu_times(pids: Sequence[int]) -> tuple[float, float]:
 
 
 def run_level(
-    port: int, cpu_pids: Sequence[int], clients: int, seconds: float, games: Sequence[tuple[str, int]] = GAMES
+    port: int,
+    cpu_pids: Sequence[int],
+    clients: int,
+    seconds: float,
+    games: Sequence[tuple[str, int]] = GAMES,
+    client: type[Client] = Client,
 ) -> dict[str, float]:
-    """Play `games` in turn over `clients` connections for `seconds`; CPU is that of the `cpu_pids` trees."""
-    players = [Client(port) for _ in range(clients)]
+    """Play `games` in turn over `clients` connections (of `client`) for `seconds`; CPU is the `cpu_pids` trees'."""
+    players = [client(port) for _ in range(clients)]
     deadline = time.monotonic() + seconds
 
     def loop(index: int, client: Client) -> None:

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bench_http import ROOT, Serving, cpu_times, run_level, serving, stop, total_cpu_times
+from bench.table_client import TableClient
 from tests.support.processes import OwnRedis, free_port
 
 PEER = ROOT / "bench" / "peers" / "boardgameio"
@@ -78,6 +79,10 @@ class Row:
     cpu_ms_per_move: float
     client_cpu_ms_per_move: float
     errors: int
+    # Menagerie's view reads a move (a seat's wait for its turn; none after its own move); boardgame.io: none.
+    gets_per_move: float = 0.0
+    # The machine's 1-minute load average as the level ended: what else ran beside the two systems.
+    load: float = 0.0
 
 
 def install_peer() -> bool:
@@ -167,6 +172,7 @@ def measure_boardgameio(port: int, pid: int, clients: int, seconds: float) -> Ro
         cpu_ms_per_move=1000 * cpu / moves if moves else 0.0,
         client_cpu_ms_per_move=1000 * client_cpu / moves if moves else 0.0,
         errors=result["errors"],
+        load=os.getloadavg()[0],
     )
 
 
@@ -174,7 +180,7 @@ def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds:
     pids = [menagerie.server_pid, menagerie.worker_pid, redis_pid]
     # This process does nothing but play the clients meanwhile: its CPU is theirs.
     client_before = time.process_time()
-    r = run_level(menagerie.port, pids, clients, seconds, games=MENAGERIE_GAMES)
+    r = run_level(menagerie.port, pids, clients, seconds, games=MENAGERIE_GAMES, client=TableClient)
     client_cpu = time.process_time() - client_before
     moves = int(r["moves"])
     return Row(
@@ -187,19 +193,22 @@ def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds:
         cpu_ms_per_move=r["cpu_ms_per_move"],
         client_cpu_ms_per_move=1000 * client_cpu / moves if moves else 0.0,
         errors=int(r["errors"]),
+        gets_per_move=r["gets_per_move"],
+        load=os.getloadavg()[0],
     )
 
 
 HEADER = (
     f"{'run':>3} {'system':>12} {'clients':>7} {'moves':>6} {'moves/s':>8} {'p50':>8} {'p99':>8}"
-    f" {'CPU ms/move':>11} {'client ms/move':>14} {'errors':>6}"
+    f" {'CPU ms/move':>11} {'client ms/move':>14} {'errors':>6} {'GETs/move':>9} {'load':>5}"
 )
 
 
 def show(label: str, row: Row) -> None:
     print(
         f"{label:>3} {row.system:>12} {row.clients:>7} {row.moves:>6} {row.moves_s:>8.0f} {row.p50_ms:>6.1f}ms"
-        f" {row.p99_ms:>6.1f}ms {row.cpu_ms_per_move:>11.2f} {row.client_cpu_ms_per_move:>14.2f} {row.errors:>6}",
+        f" {row.p99_ms:>6.1f}ms {row.cpu_ms_per_move:>11.2f} {row.client_cpu_ms_per_move:>14.2f} {row.errors:>6}"
+        f" {row.gets_per_move:>9.2f} {row.load:>5.1f}",
         flush=True,
     )
 
@@ -228,6 +237,8 @@ def mean_row(rows: list[Row]) -> Row:
         cpu_ms_per_move=statistics.fmean(r.cpu_ms_per_move for r in rows),
         client_cpu_ms_per_move=statistics.fmean(r.client_cpu_ms_per_move for r in rows),
         errors=sum(r.errors for r in rows),
+        gets_per_move=statistics.fmean(r.gets_per_move for r in rows),
+        load=statistics.fmean(r.load for r in rows),
     )
 
 
@@ -267,8 +278,10 @@ def main() -> int:
                 print(
                     f"boardgame.io 0.50 (in memory) on 127.0.0.1:{peer_port}; Menagerie: {args.server}"
                     f" -w {args.workers}, one worker, redis-server appendfsync always on {redis.url};"
-                    f" {args.seconds:g} s a level; {os.cpu_count()} CPUs"
+                    f" {args.seconds:g} s a level; {os.cpu_count()} CPUs;"
+                    f" load average {' '.join(f'{n:.2f}' for n in os.getloadavg())} at the start"
                 )
+                print("command: .venv/bin/python -m bench.bench_peer " + " ".join(sys.argv[1:]))
                 print(HEADER)
                 for run in range(1, args.repeats + 1):
                     order = [BOARDGAMEIO, MENAGERIE] if run % 2 else [MENAGERIE, BOARDGAMEIO]
