@@ -7,7 +7,10 @@ measured), played by its Node load client over socket.io, every seat on a
 socket of its own. Menagerie serves as `menagerie serve` does
 (`--server`, `--workers`), with one `menagerie worker`, store and RQ on a
 redis-server of its own that syncs its append-only file on every write
-(`appendfsync always`), played by bench_http's client on Blöde Kuh only.
+(`appendfsync always`), played on Blöde Kuh only by `bench.table_client`: one
+request a move, the action's answer holding the mover's view, and a seat's view
+read only when that seat must act and holds an older one (its wait for its
+turn: the other seats moved since its last answer).
 
 Both systems run throughout; at each client level each is measured in turn,
 back to back, boardgame.io first in the odd repeats and Menagerie first in the
@@ -20,17 +23,21 @@ even ones, so that drift in what else the machine does falls on both alike.
   Menagerie's POST, boardgame.io's `update` (a deal is inside boardgame.io's
   move and a worker's step in Menagerie's, counted in the CPU, not as a move).
 - p50/p99: a move's latency. boardgame.io: from sending the move to the mover's
-  socket holding the new state. Menagerie: the POST (its client then GETs the
-  view it needs before it moves again, about one a move; their CPU is counted).
+  socket holding the new state. Menagerie: the POST, whose answer holds the
+  mover's new view (the reads of the next mover's view, GETs/move, about one a
+  move since one client plays all four seats, are counted in the CPU).
 - The window: each level plays new games for --seconds; creating and joining
   them is inside it on both sides. boardgame.io's client connects its sockets
   (four a client) before the window and closes them after it.
 - client CPU ms a move: the load generator's own, for scale: it shares the
   cores with the systems measured.
+- load: the machine's 1-minute load average as the level ended (and all three
+  at the start, in the first line): figures taken beside other work are not
+  comparable with a quiet machine's.
 
 Not alike: boardgame.io pushes every move to all four seats' sockets (four
 `playerView`s and four messages a move, most of its CPU); Menagerie's client
-reads one view a move, the acting seat's, so what the other three seats would
+reads about one view a move, the next mover's, so what the other seats would
 pay to learn of the move is not in its figure. Under contention the scheduler
 shares the cores by thread, so Menagerie's several processes get more of them
 than boardgame.io's one Node thread: moves/s and latencies on a busy machine
