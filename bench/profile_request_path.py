@@ -97,7 +97,7 @@ def play(call: Call, moves: int) -> tuple[int, int]:
                     to_act = view["to_act"] or [0]
                     continue
             body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
-            status, answer = call("POST", f"/games/{game}/actions", body, tokens[seat])
+            status, answer = call("POST", f"/games/{game}/actions?view=true", body, tokens[seat])
             posts += 1
             if status != 200:
                 known.pop(seat, None)

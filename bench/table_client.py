@@ -45,7 +45,7 @@ class TableClient(Client):
                     continue
             body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
             start = time.perf_counter()
-            status, answer = self.call("POST", f"/games/{game_id}/actions", body, token=tokens[seat])
+            status, answer = self.call("POST", f"/games/{game_id}/actions?view=true", body, token=tokens[seat])
             self.posts.append(time.perf_counter() - start)
             if status != 200:
                 self.errors += status >= 500

@@ -114,7 +114,8 @@ def move(game_id: str, me: AuthenticatedClient, view: GameView, rng: random.Rand
     """Post one action and return the view it leaves this seat with: one request a move."""
     # One action, posted verbatim; expected_version makes a stale decision a 409, not a wrong move.
     body = PostAction(action=pick(view, rng), expected_version=view.version)
-    answer = post_action.sync_detailed(game_id, client=me, body=body, idempotency_key=new_key())
+    # view=True: the answer holds this seat's view after the move, so no GET follows it.
+    answer = post_action.sync_detailed(game_id, client=me, body=body, idempotency_key=new_key(), view=True)
     if answer.status_code == 409:  # the game moved on first: read it again
         return read_view(game_id, me)
     if not isinstance(answer.parsed, ActionResult) or not isinstance(answer.parsed.view, GameView):

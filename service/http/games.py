@@ -151,7 +151,7 @@ def join_game(game_id: str) -> Any:
 
 @games.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> Any:
-    """Play one of the caller's legal actions; answer with its events and (unless `view=false`) its view after them."""
+    """Play one of the caller's legal actions; answer with its events and (with `view=true`) its view after them."""
     game = services().repository.cached(game_id)
     seat = acting_seat(game)
     # What does not match openapi.yaml (the query, the header, the body) is a 400 before the move is judged (422).

@@ -1,4 +1,5 @@
-"""An action's answer carries the mover's view after the move: typed, redacted for the mover, equal to a GET then."""
+"""An action's answer carries the mover's view after the move when asked (`view=true`): typed, redacted for the
+mover, equal to a GET then."""
 
 from __future__ import annotations
 
@@ -31,7 +32,9 @@ def mover_and_view(client, table: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     return seat, client.get(f"/games/{table['id']}", headers=auth(table["tokens"][seat])).json
 
 
-def move(client, table: dict[str, Any], seat: int, view: dict[str, Any], query: str = "", **headers: str) -> Any:
+def move(
+    client, table: dict[str, Any], seat: int, view: dict[str, Any], query: str = "?view=true", **headers: str
+) -> Any:
     body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
     path = f"/games/{table['id']}/actions{query}"
     return client.post(path, json=body, headers={**auth(table["tokens"][seat]), **headers})
@@ -78,9 +81,10 @@ def test_a_retried_action_gets_the_first_answers_view_after_the_game_moved_on(cl
     assert again.json["version"] == first.json["version"] < client.get(f"/games/{table['id']}").json["version"]
 
 
-def test_view_false_leaves_the_view_out(client, table):
+@pytest.mark.parametrize("query", ["", "?view=false"])
+def test_without_view_true_the_answer_is_the_events_alone(client, table, query):
     seat, view = mover_and_view(client, table)
-    answer = move(client, table, seat, view, query="?view=false")
+    answer = move(client, table, seat, view, query=query)
     assert answer.status_code == 200 and "view" not in answer.json and answer.json["events"]
 
 

@@ -74,7 +74,7 @@ export async function table(main, id) {
     status.textContent = t("table.sending-move");
     try {
       // The answer holds this seat's view right after the move: no second request to show it.
-      const answer = await api("POST", `/games/${id}/actions`, {token, body: {action, expected_version: view.version}});
+      const answer = await api("POST", `/games/${id}/actions?view=true`, {token, body: {action, expected_version: view.version}});
       status.textContent = t("table.move-played");
       adopt(answer.view);
     } catch (err) {
