@@ -65,8 +65,8 @@ export async function table(main, id) {
 
   async function play(action) {
     if (busy) return;
-    // Until the table is read again no second move may leave: a quick second click would carry the old
-    // version and be refused as if someone else had moved first.
+    // Until the move's answer (or a read) brings the new view no second move may leave: a quick second
+    // click would carry the old version and be refused as if someone else had moved first.
     busy = true;
     standIn = null;
     draw();
@@ -76,7 +76,8 @@ export async function table(main, id) {
       // The answer holds this seat's view right after the move: no second request to show it.
       const answer = await api("POST", `/games/${id}/actions?view=true`, {token, body: {action, expected_version: view.version}});
       status.textContent = t("table.move-played");
-      adopt(answer.view);
+      if (answer.view) adopt(answer.view);
+      else await refresh();
     } catch (err) {
       say(explain(err));
       status.textContent = "";
