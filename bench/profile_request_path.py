@@ -10,6 +10,12 @@ only: Redis's share is not in it) and the --top functions by their own time
 and by cumulative time. Compare a change by bench_server_instructions; this
 says where the time goes.
 
+What it showed (1,500 moves, CPU time): the POST 637 µs and the GET 290 µs,
+the client's encoding included; an empty route of the same app 64 µs (54 in a
+bare Flask app). Of a move: the command path (decide, seal, append) 352 µs,
+the answer's redacted events 55, its view 49, reading the body 45 (werkzeug's
+stream and headers 20 of it), a catch-up read of a cached game 91 a GET.
+
 Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.profile_request_path [--moves 2000] [--top 30]
 """
 
