@@ -5,16 +5,18 @@ after), jobs in-process, and plays --moves moves of four-seat Blöde Kuh games
 by calling the WSGI app as a server does (one environ a request, as granian
 builds it), a client per seat that reads its view only when its last one is
 older than the game (the one-request pattern: the action's answer holds the
-mover's view). Prints microseconds a request and a move (wall, this process
-only: Redis's share is not in it) and the --top functions by their own time
-and by cumulative time. Compare a change by bench_server_instructions; this
-says where the time goes.
+mover's view). Plays them twice: unprofiled, printing the CPU microseconds of
+each kind of request (this process: the app and the client's encoding, not
+Redis), then under cProfile (CPU time), printing the --top functions by their
+own time and by cumulative time. Compare a change by
+bench_server_instructions; this says where the time goes.
 
-What it showed (1,500 moves, CPU time): the POST 637 µs and the GET 290 µs,
-the client's encoding included; an empty route of the same app 64 µs (54 in a
-bare Flask app). Of a move: the command path (decide, seal, append) 352 µs,
-the answer's redacted events 55, its view 49, reading the body 45 (werkzeug's
-stream and headers 20 of it), a catch-up read of a cached game 91 a GET.
+What it showed (2,000 moves on a loaded machine): a move's POST 640 µs, a GET
+290 µs, the client's share about 30 of each; an empty route of the same app
+costs 64 µs (54 in a bare Flask app). Timing the pieces of a move the same
+way: the command path (decide, seal, append) 352 µs, the answer's redacted
+events 55, its view 49, reading the body 45 (werkzeug's stream and headers 20
+of it), and a GET's catch-up read of a cached game 91.
 
 Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.profile_request_path [--moves 2000] [--top 30]
 """
@@ -27,6 +29,7 @@ import io
 import json
 import os
 import pstats
+import re
 import sys
 import time
 import uuid
@@ -115,6 +118,22 @@ def play(call: Call, moves: int) -> tuple[int, int]:
     return posts, gets
 
 
+def per_route(call: Call, moves: int) -> dict[str, float]:
+    """Play `moves` moves unprofiled; return the CPU microseconds of each kind of request, on average."""
+    spent: dict[str, list[float]] = {}
+
+    def timed(method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        start = time.thread_time()
+        try:
+            return call(method, path, body, token)
+        finally:
+            kind = f"{method} " + re.sub(r"/games/[0-9a-f]{16}", "/games/{id}", path.split("?")[0])
+            spent.setdefault(kind, []).append(time.thread_time() - start)
+
+    play(timed, moves)
+    return {kind: 1e6 * sum(times) / len(times) for kind, times in spent.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=2000)
@@ -129,17 +148,19 @@ def main() -> int:
         app = create_app(build(redis, prefix, inline_jobs=True))
         call = wsgi_caller(app)
         play(call, args.warm)
+        for kind, micros in per_route(call, args.moves).items():
+            print(f"{kind}: {micros:.0f} µs CPU a request")
         # CPU time, not wall: on a shared machine the wall is mostly waiting for Redis and the scheduler.
         profiler = cProfile.Profile(time.process_time)
-        start = time.perf_counter()
+        start = time.process_time()
         profiler.enable()
         posts, gets = play(call, args.moves)
         profiler.disable()
-        wall = time.perf_counter() - start
+        cpu = time.process_time() - start
     finally:
         remove_run(redis, prefix)
     print(f"{posts} moves, {gets} GETs ({gets / posts:.2f} a move) on {url}, in one process under cProfile")
-    print(f"µs a request: {1e6 * wall / (posts + gets):.0f}; a move: {1e6 * wall / posts:.0f} (profiled, so slower)")
+    print(f"CPU µs a request: {1e6 * cpu / (posts + gets):.0f}; a move: {1e6 * cpu / posts:.0f} (profiled, so slower)")
     for order in ("tottime", "cumulative"):
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(args.top)
