@@ -27,32 +27,38 @@ import argparse
 import cProfile
 import io
 import json
+import math
 import os
 import pstats
 import re
 import sys
 import time
 import uuid
-from collections.abc import Callable
 from typing import Any
 
+from bench.table_client import TableClient
 from service.adapters.connections import connect
 from service.bootstrap import build
 from service.http import create_app
 from tests.support.processes import remove_run
 
-Call = Callable[[str, str, Any, str | None], tuple[int, Any]]
 
+class WsgiTableClient(TableClient):
+    """The benches' table client, its requests made of the app through its WSGI entry as a server makes them."""
 
-def wsgi_caller(app: Any) -> Call:
-    """Return a function that makes one request of the app through its WSGI entry, as a server would."""
+    def __init__(self, app: Any) -> None:
+        super().__init__(port=0)  # http.client connects on the first request, which never comes
+        self.app = app
+        self.spent: dict[str, list[float]] = {}  # CPU seconds of each request, by route
 
-    def call(method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    def call(self, method: str, path: str, body: object = None, token: str | None = None) -> tuple[int, dict]:
+        """Make one request of the app; note its CPU time (this thread's: the app and the encoding) by route."""
+        start = time.thread_time()
         data = json.dumps(body).encode() if body is not None else b""
-        path, _, query = path.partition("?")
+        route, _, query = path.partition("?")
         environ = {
             "REQUEST_METHOD": method,
-            "PATH_INFO": path,
+            "PATH_INFO": route,
             "QUERY_STRING": query,
             "SERVER_NAME": "127.0.0.1",
             "SERVER_PORT": "8000",
@@ -72,66 +78,18 @@ def wsgi_caller(app: Any) -> Call:
         if token:
             environ["HTTP_AUTHORIZATION"] = f"Bearer {token}"
         status: list[str] = []
-        chunks = app(environ, lambda s, headers, exc_info=None: status.append(s))
+        chunks = self.app(environ, lambda line, headers, exc_info=None: status.append(line))
         out = b"".join(chunks)
-        if hasattr(chunks, "close"):
-            chunks.close()
-        return int(status[0].split()[0]), json.loads(out) if out else None
+        chunks.close()
+        kind = f"{method} " + re.sub(r"/games/[0-9a-f]{16}", "/games/{id}", route)
+        self.spent.setdefault(kind, []).append(time.thread_time() - start)
+        return int(status[0].split()[0]), json.loads(out or b"{}")
 
-    return call
-
-
-def play(call: Call, moves: int) -> tuple[int, int]:
-    """Play `moves` moves of four-seat Blöde Kuh games, one client a seat; return the POSTs and GETs made."""
-    posts = gets = 0
-    while posts < moves:
-        status, created = call("POST", "/games", {"game": "bloede-kuh", "seats": [{"name": f"p{i}"} for i in range(4)]})
-        assert status == 201, created
-        tokens = [seat["token"] for seat in created["seats"]]
-        game = created["id"]
-        known: dict[int, dict[str, Any]] = {}
-        latest = 0
-        to_act: list[int] = []
-        while posts < moves:
-            seat = to_act[0] if to_act else 0
-            view = known.get(seat)
-            if view is None or view["version"] < latest or not view["legal_actions"]:
-                # The wait for this seat's turn: a read (a stream with views would bring it instead).
-                _, view = call("GET", f"/games/{game}", None, tokens[seat])
-                gets += 1
-                known[seat], latest = view, max(latest, view["version"])
-                if view["status"] == "finished":
-                    break
-                if seat not in view["to_act"] or not view["legal_actions"]:
-                    to_act = view["to_act"] or [0]
-                    continue
-            body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
-            status, answer = call("POST", f"/games/{game}/actions?view=true", body, tokens[seat])
-            posts += 1
-            if status != 200:
-                known.pop(seat, None)
-                continue
-            after = answer["view"]
-            known[seat], latest, to_act = after, max(latest, after["version"]), after["to_act"]
-            if after["status"] == "finished":
-                break
-    return posts, gets
-
-
-def per_route(call: Call, moves: int) -> dict[str, float]:
-    """Play `moves` moves unprofiled; return the CPU microseconds of each kind of request, on average."""
-    spent: dict[str, list[float]] = {}
-
-    def timed(method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
-        start = time.thread_time()
-        try:
-            return call(method, path, body, token)
-        finally:
-            kind = f"{method} " + re.sub(r"/games/[0-9a-f]{16}", "/games/{id}", path.split("?")[0])
-            spent.setdefault(kind, []).append(time.thread_time() - start)
-
-    play(timed, moves)
-    return {kind: 1e6 * sum(times) / len(times) for kind, times in spent.items()}
+    def play_moves(self, moves: int) -> None:
+        """Play four-seat Blöde Kuh games until this client has posted `moves` more moves."""
+        wanted = len(self.posts) + moves
+        while len(self.posts) < wanted:
+            self.play("bloede-kuh", 4, deadline=math.inf, moves=wanted)
 
 
 def main() -> int:
@@ -145,18 +103,21 @@ def main() -> int:
     redis = connect(url)
     os.environ["MENAGERIE_RATE_LIMITS"] = "off"
     try:
-        app = create_app(build(redis, prefix, inline_jobs=True))
-        call = wsgi_caller(app)
-        play(call, args.warm)
-        for kind, micros in per_route(call, args.moves).items():
-            print(f"{kind}: {micros:.0f} µs CPU a request")
+        client = WsgiTableClient(create_app(build(redis, prefix, inline_jobs=True)))
+        client.play_moves(args.warm)
+        client.spent.clear()
+        client.play_moves(args.moves)
+        for kind, times in client.spent.items():
+            print(f"{kind}: {1e6 * sum(times) / len(times):.0f} µs CPU a request")
+        before = len(client.posts), len(client.gets)
         # CPU time, not wall: on a shared machine the wall is mostly waiting for Redis and the scheduler.
         profiler = cProfile.Profile(time.process_time)
         start = time.process_time()
         profiler.enable()
-        posts, gets = play(call, args.moves)
+        client.play_moves(args.moves)
         profiler.disable()
         cpu = time.process_time() - start
+        posts, gets = len(client.posts) - before[0], len(client.gets) - before[1]
     finally:
         remove_run(redis, prefix)
     print(f"{posts} moves, {gets} GETs ({gets / posts:.2f} a move) on {url}, in one process under cProfile")
