@@ -19,21 +19,18 @@ class TableClient(Client):
 
     def play(self, game: str, seats: int, deadline: float, moves: int | None = None) -> None:
         """Play a new game until it ends, the deadline passes or this client has posted `moves` moves."""
-        status, created = self.call(
-            "POST", "/games", {"game": game, "seats": [{"name": f"p{i}"} for i in range(seats)]}
-        )
-        if status != 201:
-            self.errors += 1
+        table = self.new_table(game, seats)
+        if table is None:
             return
-        tokens = [seat["token"] for seat in created["seats"]]
-        game_id = created["id"]
+        game_id, tokens = table
         known: dict[int, dict[str, Any]] = {}  # each seat's latest view: from its last answer or read
         latest = 0  # the newest version any seat's view showed
         seat = 0
         while time.monotonic() < deadline and (moves is None or len(self.posts) < moves):
             view = known.get(seat)
             if view is None or view["version"] < latest or not view["legal_actions"]:
-                view = self._wait_for_turn(game_id, tokens[seat])
+                # The wait for this seat's turn: a read (a stream that brings views would make it a push).
+                view = self.read_view(game_id, tokens[seat])
                 known[seat], latest = view, max(latest, view.get("version", 0))
                 if view.get("status") == "finished":
                     return
@@ -43,12 +40,8 @@ class TableClient(Client):
                 if seat not in view["to_act"] or not view.get("legal_actions"):
                     seat = view["to_act"][0]
                     continue
-            body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
-            start = time.perf_counter()
-            status, answer = self.call("POST", f"/games/{game_id}/actions?view=true", body, token=tokens[seat])
-            self.posts.append(time.perf_counter() - start)
+            status, answer = self.post_first_legal(game_id, tokens[seat], view, query="?view=true")
             if status != 200:
-                self.errors += status >= 500
                 known.pop(seat, None)
                 continue
             after = answer["view"]
@@ -57,10 +50,3 @@ class TableClient(Client):
                 return
             # Who acts next is in the mover's view; no one (a system step is due) means this seat looks again.
             seat = after["to_act"][0] if after["to_act"] else seat
-
-    def _wait_for_turn(self, game_id: str, token: str) -> dict[str, Any]:
-        """Read a seat's view (the one read a seat makes: when it must act and holds an older view)."""
-        start = time.perf_counter()
-        _, view = self.call("GET", f"/games/{game_id}", token=token)
-        self.gets.append(time.perf_counter() - start)
-        return view
