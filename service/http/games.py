@@ -32,6 +32,7 @@ from service.http.schemas import (
     JOIN,
     VIEW_QUERY,
     plain_action_body,
+    plain_action_query,
 )
 from service.http.views import view_after, view_response
 
@@ -155,7 +156,7 @@ def post_action(game_id: str) -> Any:
     game = services().repository.cached(game_id)
     seat = acting_seat(game)
     # What does not match openapi.yaml (the query, the header, the body) is a 400 before the move is judged (422).
-    args = query(ACTION_QUERY)
+    args = query(ACTION_QUERY, plain_action_query)
     idempotency_key = _idempotency_key()
     data = body(ACTION, plain_action_body)
     action = load_action(game.type, data["action"])

@@ -135,8 +135,15 @@ def _check_text(text: str) -> None:
         raise MalformedJson("strings must not hold lone surrogates") from None
 
 
-def query(schema: Schema) -> dict[str, Any]:
-    """Parse and validate the query string."""
+def query(schema: Schema, plainly: Callable[[bytes], dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """Parse and validate the query string.
+
+    `plainly` may accept a raw query string without the schema (a hot path's
+    shortcut, returning what the schema would); when it returns None the schema decides.
+    """
+    quick = plainly(request.query_string) if plainly is not None and request.query_string else None
+    if quick is not None:
+        return quick
     if not request.query_string or not request.args:
         # Most requests have no query: its defaults, loaded once per schema (and no parse of an empty one).
         return dict(_defaults(schema))

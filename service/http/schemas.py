@@ -108,6 +108,16 @@ class ActionQuerySchema(Schema):
     view = fields.Boolean(load_default=False)
 
 
+# The query strings a client moving with one request sends, as `ActionQuerySchema` loads them.
+_PLAIN_ACTION_QUERIES = {b"view=true": {"view": True}, b"view=false": {"view": False}}
+
+
+def plain_action_query(raw: bytes) -> dict[str, Any] | None:
+    """Return what `ActionQuerySchema` loads from a usual query string, without marshmallow; None: the schema decides."""
+    known = _PLAIN_ACTION_QUERIES.get(raw)
+    return dict(known) if known is not None else None
+
+
 class GameListQuerySchema(Schema):
     """`GET /games` query."""
 

@@ -4,12 +4,14 @@ mover, equal to a GET then."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl
 
 import pytest
 
 from domain.game import replay
 from projections.game import game_view
 from service.http import create_app
+from service.http.schemas import ACTION_QUERY, plain_action_query
 from tests.support.openapi import check_response
 
 FOUR_HUMANS = {"game": "bloede-kuh", "seats": [{"name": f"p{i}"} for i in range(4)], "seed": "answer-1"}
@@ -94,3 +96,9 @@ def test_a_bad_view_query_is_400_and_appends_nothing(client, table, query):
     answer = move(client, table, seat, view, query=query)
     assert answer.status_code == 400 and answer.json["error"]["code"] == "invalid_request"
     assert client.get(f"/games/{table['id']}").json["version"] == view["version"]
+
+
+@pytest.mark.parametrize("raw", [b"view=true", b"view=false", b"view=1", b"view=yes", b"view=true&view=false"])
+def test_the_plain_query_shortcut_loads_what_the_schema_loads_or_leaves_it_to_the_schema(raw):
+    quick = plain_action_query(raw)
+    assert quick is None or quick == ACTION_QUERY.load(dict(parse_qsl(raw.decode())))
