@@ -39,9 +39,14 @@ def view_json(game: Game, seat: int | None, open_view: bool = False) -> bytes:
     views: Bounded[ViewKey, bytes] = current_app.extensions[EXTENSION]
     key = (game.id, game.version, seat, open_view)
     body = views.get(key)
-    if body is None:
-        body = encode(game_view(game, seat, open_view=open_view))
-        views.put(key, body)
+    return _projected(views, key, game) if body is None else body
+
+
+def _projected(views: Bounded[ViewKey, bytes], key: ViewKey, game: Game) -> bytes:
+    """Project and encode the view `key` names, and keep it."""
+    _, _, seat, open_view = key
+    body = encode(game_view(game, seat, open_view=open_view))
+    views.put(key, body)
     return body
 
 
@@ -58,11 +63,12 @@ def view_after(game_id: str, version: int, seat: int) -> orjson.Fragment:
     meanwhile (a bot's step in the embedded worker), is read back to it.
     """
     views: Bounded[ViewKey, bytes] = current_app.extensions[EXTENSION]
-    body = views.get((game_id, version, seat, False))
+    key = (game_id, version, seat, False)
+    body = views.get(key)
     if body is None:
         repository = services().repository
         game = repository.cached(game_id)
         if game.version != version:
             game = repository.load_at(game_id, version)
-        body = view_json(game, seat)
+        body = _projected(views, key, game)
     return orjson.Fragment(body)
