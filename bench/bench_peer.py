@@ -44,11 +44,11 @@ than boardgame.io's one Node thread: moves/s and latencies on a busy machine
 lean Menagerie's way; CPU a move leans less.
 
 Figures, means of 2 runs of `--clients 1,4,16 --seconds 10 --repeats 2` on the
-2-core machine at a load average of 19 to 22 (other work beside it), CPU ms a
-move boardgame.io / Menagerie (ratio), moves/s, p99: 1 client 0.46 / 1.96
-(4.24), 1,017 / 199, 6.6 / 18.3 ms; 4 clients 0.41 / 1.81 (4.43), 1,201 / 369,
-16.6 / 45.1 ms; 16 clients 0.50 / 1.72 (3.41), 429 / 432, 192.8 / 73.3 ms;
-Menagerie read 0.85 to 0.90 views a move.
+2-core machine at a load average of 15 to 18 (other work beside it), CPU ms a
+move boardgame.io / Menagerie (ratio), moves/s, p99: 1 client 0.40 / 1.90
+(4.70), 1,262 / 186, 5.1 / 27.1 ms; 4 clients 0.39 / 1.83 (4.65), 1,200 / 358,
+23.0 / 40.6 ms; 16 clients 0.41 / 1.64 (4.02), 359 / 317, 462.7 / 224.0 ms;
+Menagerie read 0.85 to 0.94 views a move.
 
 Run: .venv/bin/python -m bench.bench_peer [--clients 1,4,16] [--seconds 10] [--repeats 2] [--workers 2]
 """
