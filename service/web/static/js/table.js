@@ -83,9 +83,9 @@ export async function table(main, id) {
       status.textContent = "";
       await refresh();
     }
-    busy = false;
     // Only what the feed brought beyond the move (a bot's reply) while it was on its way needs a read.
     if (latest > view.version) await refresh();
+    busy = false;
     draw();
     stop.poke();
   }
