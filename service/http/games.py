@@ -26,14 +26,16 @@ from service.http.bot_games import bot_game_place
 from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
     ACTION,
+    ACTION_QUERY,
     CREATE_GAME,
     EVENTS_QUERY,
     GAME_LIST_QUERY,
     JOIN,
     VIEW_QUERY,
     plain_action_body,
+    plain_action_query,
 )
-from service.http.views import view_response
+from service.http.views import view_after, view_response
 
 games = Blueprint("games", __name__)
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -151,16 +153,20 @@ def join_game(game_id: str) -> Any:
 
 @games.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> Any:
-    """Play one of the caller's legal actions."""
+    """Play one of the caller's legal actions; answer with its events and (with `view=true`) its view after them."""
     game = services().repository.cached(game_id)
     seat = acting_seat(game)
-    # What does not match openapi.yaml (the header, the body) is a 400 before the move is judged (422).
+    # What does not match openapi.yaml (the query, the header, the body) is a 400 before the move is judged (422).
+    args = query(ACTION_QUERY, plain_action_query)
     idempotency_key = _idempotency_key()
     data = body(ACTION, plain_action_body)
     action = load_action(game.type, data["action"])
     result = services().games.act(
         game_id, seat, action, expected_version=data["expected_version"], idempotency_key=idempotency_key
     )
+    if args["view"]:
+        # The mover's next decision needs its view: in the answer, it needs no second request.
+        result["view"] = view_after(game_id, result["version"], seat)
     return jsonify(result)
 
 
