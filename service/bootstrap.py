@@ -2,8 +2,8 @@
 
 Everything is built here with its dependencies passed in; nothing is patched
 after construction. Two tables say what runs in the background: `JOBS`, the
-jobs by name (run by RQ workers through `workers/jobs.py`, or in-process in
-embedded mode), and `_game_finished`, what a finished game sets off.
+jobs by name (run by RQ workers through `run_job`, or in-process in embedded
+mode), and `_game_finished`, what a finished game sets off.
 """
 
 from __future__ import annotations
@@ -15,14 +15,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from redis import Redis
-from rq import Queue
+from rq import Queue, get_current_job
 
 from domain.game import Game
 from service.adapters.cache import GameRepository
-from service.adapters.connections import ConfigError, StoreRedis, connect, rq_url, timeouts
+from service.adapters.connections import STORE_UNAVAILABLE, ConfigError, StoreRedis, connect, rq_url, timeouts
 from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
+from service.adapters.outages import ShardOutages
+from service.adapters.slots import aggregate_key
 from service.adapters.store import MAX_BLOCK_MS, EventStore
 from service.application.archive import ArchiveService
 from service.application.games import GameService
@@ -51,6 +53,7 @@ class Services:
     tournaments: TournamentService
     archive: ArchiveService
     due: DueIndex
+    outages: ShardOutages
     step_timeout_s: int = 30
     # RQ's plain Redis: the store's own, unless that is a cluster (None: no RQ, jobs run in-process).
     queue_redis: Redis | None = None
@@ -66,7 +69,9 @@ class Services:
         return Steward(self.due, self.games, lease_ms=self.step_timeout_s * 1000)
 
 
-# The background jobs, by name. Each is idempotent (RQ delivers at least once).
+# The background jobs, by the name they are asked for with (`service.adapters.jobs.JobQueue`);
+# each job's first argument is the id of what it is about. Each is idempotent (RQ delivers at
+# least once).
 JOBS: dict[str, Callable[..., object]] = {
     "step": lambda services, game_id, version: services.games.step(game_id, version),
     "rate": lambda services, game_id: services.ratings.rate_game(game_id),
@@ -85,6 +90,11 @@ def step_timeout_from_env() -> int:
     return int(os.environ.get("MENAGERIE_STEP_TIMEOUT_S", "30"))
 
 
+def step_slice_from_env() -> float:
+    """Return how long one step job may take a game's steps, in seconds (MENAGERIE_STEP_SLICE_MS, default 50)."""
+    return int(os.environ.get("MENAGERIE_STEP_SLICE_MS", "50")) / 1000
+
+
 def build(
     redis: StoreRedis,
     prefix: str = "menagerie",
@@ -95,6 +105,7 @@ def build(
     background_jobs: bool = False,
     queue_redis: Redis | None = None,
     blocking_redis: StoreRedis | None = None,
+    step_slice_s: float = 0.05,
 ) -> Services:
     """Wire the services on a Redis connection (real or fake), or a Redis Cluster.
 
@@ -107,6 +118,8 @@ def build(
 
     `step_timeout_s` bounds a step job, and is how long after an append its
     step may wait before the due index calls it overdue (see `Steward`).
+    `step_slice_s` is how long one step job goes on taking a game's
+    consecutive system and bot steps before it yields (`GameService.step`).
     """
     if queue_redis is None and isinstance(redis, Redis):
         queue_redis = redis
@@ -122,7 +135,7 @@ def build(
     else:
         if queue_redis is None:
             raise ConfigError("RQ does not run on Redis Cluster: give it a plain Redis (RQ_REDIS_URL)")
-        jobs = RQJobs(Queue(prefix, connection=queue_redis), prefix, step_timeout_s)
+        jobs = RQJobs(Queue(prefix, connection=queue_redis), prefix, f"{__name__}.{run_job.__name__}", step_timeout_s)
     # A searching bot reads its seat's redacted log; it reads only up to the version it decides at.
     bots = BotPlayers(SeatLogs(store))
     games = GameService(
@@ -133,6 +146,7 @@ def build(
         bots,
         on_finished=lambda game: _game_finished(services, game),
         step_grace_ms=step_timeout_s * 1000,
+        slice_s=step_slice_s,
     )
     ratings = RatingService(store, repository)
     tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
@@ -150,6 +164,7 @@ def build(
         tournaments,
         archive,
         DueIndex(redis, store.due_keys),
+        ShardOutages(redis, lambda subject: aggregate_key(prefix, subject, "events")),
         step_timeout_s,
         queue_redis,
     )
@@ -175,6 +190,7 @@ def from_env(background_jobs: bool = False) -> Services:
         inline_jobs=True,
         embedded=True,
         step_timeout_s=step_timeout_from_env(),
+        step_slice_s=step_slice_from_env(),
         background_jobs=background_jobs,
     )
     # No worker process runs in embedded mode: a steward thread takes what is overdue.
@@ -196,6 +212,7 @@ def build_from_urls(url: str, queue_url: str, prefix: str, queue_blocks_for_s: f
         prefix,
         inline_jobs=False,
         step_timeout_s=step_timeout_from_env(),
+        step_slice_s=step_slice_from_env(),
         queue_redis=queue_redis,
         blocking_redis=connect(url, blocks_for_s=MAX_BLOCK_MS / 1000),
     )
@@ -224,10 +241,40 @@ def services_for(connection: Redis, prefix: str) -> Services:
     key = (id(connection.connection_pool), prefix)
     with _WORKER_LOCK:
         if key not in _WORKER_SERVICES:
-            _WORKER_SERVICES[key] = build(connection, prefix, inline_jobs=False, step_timeout_s=step_timeout_from_env())
+            _WORKER_SERVICES[key] = build(
+                connection,
+                prefix,
+                inline_jobs=False,
+                step_timeout_s=step_timeout_from_env(),
+                step_slice_s=step_slice_from_env(),
+            )
         return _WORKER_SERVICES[key]
 
 
-def run_job(connection: Redis, prefix: str, name: str, *args: object) -> object:
-    """Run one background job by name on a worker's services."""
-    return JOBS[name](services_for(connection, prefix), *args)
+def run_job(name: str, *args: str | int, prefix: str = "menagerie") -> object:
+    """Run the job `JOBS[name]` RQ handed this worker: the one function every job is enqueued as.
+
+    A job whose store shard is down (or resting after failing: `ShardOutages`)
+    does not wait for it on the worker: it is put back on its queue for later
+    and ends, so the worker goes on with the jobs of the shards that answer.
+    """
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("this function runs as an RQ job, inside `menagerie worker`")
+    services = services_for(job.connection, prefix)
+    jobs = services.jobs
+    assert isinstance(jobs, RQJobs), "a worker's services enqueue on RQ"
+    subject = str(args[0])
+    rest = services.outages.resting(subject)
+    if rest:
+        jobs.later(job, rest)
+        return "deferred"
+    try:
+        done = JOBS[name](services, *args)
+    except STORE_UNAVAILABLE as error:
+        rest = services.outages.failed(subject)
+        log.warning("%s %s met a store outage (%s); put back for %.1f s", name, args, error, rest)
+        jobs.later(job, rest)
+        return "deferred"
+    services.outages.recovered(subject)
+    return done
