@@ -6,7 +6,8 @@ all-bot games of `--table` in play, starting another each time one ends: by
 default Animals on Board with 4 mcts seats at the largest search budget the
 option allows (`mcts_iterations` 200; its moves are the dearest of any game's,
 README "A move's CPU time"), or e.g. `zop-zoo:6`, whose target is the largest
-allowed (1000). They are created through the game service, not over HTTP, so
+allowed (1000), or `mix`: bench_workers' games (every game type, heuristic and
+random bots), the load of its all-bot games a minute. They are created through the game service, not over HTTP, so
 the per-address cap on all-bot games (4 by default) does not apply: the 20
 stand for five clients at their cap.
 
@@ -40,6 +41,7 @@ from pathlib import Path
 
 from redis import Redis
 
+from bench import bench_workers
 from domain.game import FINISHED, MCTS_ITERATIONS
 from service.bootstrap import Services, build_from_urls
 from tests.support.processes import remove_run
@@ -136,7 +138,9 @@ def main() -> None:
     services = build_from_urls(url, url, prefix)
     workers = start_workers(url, prefix, args.workers)
     try:
-        load = Load(services, args.table, args.games)
+        load: Load | bench_workers.Load = (
+            bench_workers.Load(services, args.games) if args.table == "mix" else Load(services, args.table, args.games)
+        )
         load.top_up()
         stop = threading.Event()
         threading.Thread(target=load.keep_up, args=(stop,), daemon=True).start()
@@ -153,10 +157,8 @@ def main() -> None:
         remove_run(Redis.from_url(url), prefix)
     ms = sorted(1000 * latency for latency in latencies)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))] if ms else float("nan")
-    print(
-        f"{args.games} all-bot games of {args.table} (mcts, {MCTS_ITERATIONS[1]} iterations), {args.workers} workers, "
-        f"{args.seconds:g} s: all-bot events {rate:.0f}/s"
-    )
+    kind = "bench_workers' mix" if args.table == "mix" else f"{args.table} (mcts, {MCTS_ITERATIONS[1]} iterations)"
+    print(f"{args.games} all-bot games of {kind}, {args.workers} workers, {args.seconds:g} s: all-bot events {rate:.0f}/s")
     if ms:
         print(
             f"human game's bot turns: {len(ms)}, median {statistics.median(ms):.0f} ms, "

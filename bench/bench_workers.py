@@ -105,6 +105,10 @@ class Load:
         while not stop.wait(0.2):
             self.top_up()
 
+    def moves(self) -> int:
+        """Return the steps taken so far (bench_bot_load's measure of the load)."""
+        return self.tally()[1]
+
     def tally(self) -> tuple[int, int]:
         """Return the games finished and steps taken so far."""
         with self.lock:
