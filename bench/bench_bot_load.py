@@ -158,7 +158,9 @@ def main() -> None:
     ms = sorted(1000 * latency for latency in latencies)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))] if ms else float("nan")
     kind = "bench_workers' mix" if args.table == "mix" else f"{args.table} (mcts, {MCTS_ITERATIONS[1]} iterations)"
-    print(f"{args.games} all-bot games of {kind}, {args.workers} workers, {args.seconds:g} s: all-bot events {rate:.0f}/s")
+    print(
+        f"{args.games} all-bot games of {kind}, {args.workers} workers, {args.seconds:g} s: all-bot events {rate:.0f}/s"
+    )
     if ms:
         print(
             f"human game's bot turns: {len(ms)}, median {statistics.median(ms):.0f} ms, "

@@ -53,12 +53,18 @@ def test_a_slice_whose_time_is_up_yields_to_the_next_game_in_the_queue(redis_cli
     first, _ = services.games.create("toy", BOTS, {"goal": 50}, seed="s2")
     second, _ = services.games.create("toy", BOTS, {"goal": 50}, seed="s3")
     queue = worker_queues(prefix, redis_client)[1]
-    assert queue.job_ids == [step_job_id(prefix, first.id, first.version), step_job_id(prefix, second.id, second.version)]
+    assert queue.job_ids == [
+        step_job_id(prefix, first.id, first.version),
+        step_job_id(prefix, second.id, second.version),
+    ]
     run_one_job(redis_client, prefix)
     moved = services.repository.load(first.id)
     assert len(commands_of(services, first.id, first.version)) == 2
     # The rest of the first game waits behind the second game's job.
-    assert queue.job_ids == [step_job_id(prefix, second.id, second.version), step_job_id(prefix, first.id, moved.version)]
+    assert queue.job_ids == [
+        step_job_id(prefix, second.id, second.version),
+        step_job_id(prefix, first.id, moved.version),
+    ]
     run_one_job(redis_client, prefix)
     assert services.repository.load(second.id).version > second.version
     assert services.repository.load(first.id).version == moved.version
