@@ -198,17 +198,20 @@ def from_env(background_jobs: bool = False) -> Services:
     return services
 
 
-def build_from_urls(url: str, queue_url: str, prefix: str, queue_blocks_for_s: float = 0) -> Services:
+def build_from_urls(
+    url: str, queue_url: str, prefix: str, queue_blocks_for_s: float = 0, fail_fast: bool = False
+) -> Services:
     """Wire the services on the store at `url` (a Redis or a Redis Cluster), with RQ on the plain Redis at `queue_url`.
 
     Each role has a client of its own, with timeouts for what it does (`connections.timeouts`):
     commands, the live streams' blocking reads, and RQ's queue, which blocks for up to
     `queue_blocks_for_s` where a worker waits for jobs (0 where jobs are only enqueued).
+    `fail_fast`: the store's cluster client gives up on a failing node at once (a worker's; `connections.connect`).
     """
     log.info("event store: %s (prefix %s); jobs go to RQ queue %r on %s", url, prefix, prefix, queue_url)
     queue_redis = Redis.from_url(queue_url, **timeouts(queue_blocks_for_s))
     return build(
-        connect(url),
+        connect(url, fail_fast=fail_fast),
         prefix,
         inline_jobs=False,
         step_timeout_s=step_timeout_from_env(),
@@ -251,6 +254,10 @@ def services_for(connection: Redis, prefix: str) -> Services:
         return _WORKER_SERVICES[key]
 
 
+# A job put back this often (a minute or more of outage) fails instead, where an operator sees it.
+MAX_DEFERRALS = 30
+
+
 def run_job(name: str, *args: str | int, prefix: str = "menagerie") -> object:
     """Run the job `JOBS[name]` RQ handed this worker: the one function every job is enqueued as.
 
@@ -264,17 +271,19 @@ def run_job(name: str, *args: str | int, prefix: str = "menagerie") -> object:
     services = services_for(job.connection, prefix)
     jobs = services.jobs
     assert isinstance(jobs, RQJobs), "a worker's services enqueue on RQ"
-    subject = str(args[0])
-    rest = services.outages.resting(subject)
+    shard = services.outages.shard_of(str(args[0]))
+    rest = services.outages.resting(shard)
     if rest:
         jobs.later(job, rest)
         return "deferred"
     try:
         done = JOBS[name](services, *args)
     except STORE_UNAVAILABLE as error:
-        rest = services.outages.failed(subject)
+        if job.meta.get("deferred", 0) >= MAX_DEFERRALS:
+            raise  # RQ records the failure and retries it; a step's due mark keeps it for a steward
+        rest = services.outages.failed(shard)
         log.warning("%s %s met a store outage (%s); put back for %.1f s", name, args, error, rest)
         jobs.later(job, rest)
         return "deferred"
-    services.outages.recovered(subject)
+    services.outages.recovered(shard)
     return done

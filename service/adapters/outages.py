@@ -29,7 +29,7 @@ from service.adapters.connections import StoreRedis
 # The first rest, and the longest: a promoted replica's games wait at most about this long
 # (plus RQ's scheduler's second) before a job tries them again.
 FIRST_REST_S = 0.5
-LONGEST_REST_S = 2.0
+LONGEST_REST_S = 1.0
 
 
 @dataclass
@@ -39,7 +39,7 @@ class _Rest:
 
 
 class ShardOutages:
-    """Rests of the store's shards that failed, by the key of what a job is about."""
+    """Rests of the store's shards that failed; a job finds its shard by what it is about (`shard_of`)."""
 
     def __init__(
         self,
@@ -67,9 +67,9 @@ class ShardOutages:
             return f"slot-{slot}"
         return str(node.name)
 
-    def resting(self, subject: str) -> float:
-        """Return how long a job on `subject` should wait (0: go ahead; the first after a rest tries the shard)."""
-        rest = self._rests.get(self.shard_of(subject)) if self._rests else None
+    def resting(self, shard: str) -> float:
+        """Return how long a job on `shard` should wait (0: go ahead; the first after a rest tries the shard)."""
+        rest = self._rests.get(shard)
         if rest is None:
             return 0.0
         now = self.clock()
@@ -79,15 +79,17 @@ class ShardOutages:
         rest.until = now + rest.length
         return 0.0
 
-    def failed(self, subject: str) -> float:
-        """Mark a subject's shard as failing; return how long its jobs now wait."""
-        shard = self.shard_of(subject)
+    def failed(self, shard: str) -> float:
+        """Mark a shard as failing; return how long its jobs now wait.
+
+        The shard is the one the job was about to use: the failure has made the
+        client reload its slot map, which may name a promoted replica now.
+        """
         rest = self._rests.get(shard)
         length = self.first_s if rest is None else min(self.longest_s, rest.length * 2)
         self._rests[shard] = _Rest(self.clock() + length, length)
         return length
 
-    def recovered(self, subject: str) -> None:
-        """Forget a subject's shard's failures: a job on it went through."""
-        if self._rests:
-            self._rests.pop(self.shard_of(subject), None)
+    def recovered(self, shard: str) -> None:
+        """Forget a shard's failures: a job on it went through."""
+        self._rests.pop(shard, None)

@@ -1,0 +1,58 @@
+"""A job whose store shard fails is put back for later instead of holding its worker; the shard rests meanwhile."""
+
+from __future__ import annotations
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from rq import SimpleWorker
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
+
+from service.adapters.jobs import step_job_id, worker_queues
+from service.adapters.outages import ShardOutages
+from service.bootstrap import build, serve_jobs
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_failed_shard_rests_longer_each_time_and_one_job_tries_it_after_each_rest(redis_client):
+    clock = Clock()
+    outages = ShardOutages(redis_client, lambda subject: subject, first_s=0.5, longest_s=1.0, clock=clock)
+    shard = outages.shard_of("g1")
+    assert outages.resting(shard) == 0
+    assert outages.failed(shard) == 0.5
+    assert outages.resting(shard) == 0.5
+    clock.now += 0.5
+    assert outages.resting(shard) == 0  # this job tries the shard ...
+    assert outages.resting(shard) > 0  # ... the others wait for what it finds
+    assert outages.failed(shard) == 1.0
+    assert outages.failed(shard) == 1.0  # no longer than the longest rest
+    outages.recovered(shard)
+    assert outages.resting(shard) == 0
+
+
+def test_a_job_that_meets_a_store_outage_is_put_back_for_later_and_the_next_on_its_shard_waits(redis_client, prefix):
+    services = serve_jobs(build(redis_client, prefix, inline_jobs=False))
+    first, _ = services.games.create("toy", [{"bot": "random"}, {"bot": "random"}], {}, seed="o1")
+    second, _ = services.games.create("toy", [{"bot": "random"}, {"bot": "random"}], {}, seed="o2")
+    steps = []
+
+    def unavailable(game_id, version, clock_out=None):
+        steps.append(game_id)
+        raise RedisConnectionError("the shard is down")
+
+    services.games.step = unavailable
+    worker = SimpleWorker(worker_queues(prefix, redis_client), connection=redis_client, name=f"{prefix}-worker")
+    worker.work(burst=True, max_jobs=2)
+    assert steps == [first.id]  # the second game's job did not even try: its shard rests
+    first_id, second_id = step_job_id(prefix, first.id, first.version), step_job_id(prefix, second.id, second.version)
+    assert Job.fetch(first_id, connection=redis_client).return_value() == "deferred"
+    assert Job.fetch(second_id, connection=redis_client).return_value() == "deferred"
+    scheduled = ScheduledJobRegistry(queue=worker_queues(prefix, redis_client)[1]).get_job_ids()
+    assert sorted(scheduled) == sorted([f"{first_id}-later1", f"{second_id}-later1"])
+    assert services.store.version(first.id) == first.version  # nothing was lost or done twice
