@@ -32,32 +32,17 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time
 import uuid
-from pathlib import Path
-
-from redis import Redis
 
 from bench import bench_workers
 from domain.game import FINISHED, MCTS_ITERATIONS
 from service.bootstrap import Services, build_from_urls
-from tests.support.processes import remove_run
 
 HUMAN = [{"name": "human"}, {"bot": "heuristic"}, {"bot": "heuristic"}]
 POLL_S = 0.001
-
-
-def start_workers(url: str, prefix: str, count: int) -> list[subprocess.Popen[bytes]]:
-    """Start `count` workers on the run's prefix."""
-    env = {**os.environ, "REDIS_URL": url, "MENAGERIE_PREFIX": prefix}
-    menagerie = str(Path(sys.executable).with_name("menagerie"))
-    return [
-        subprocess.Popen([menagerie, "worker"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(count)
-    ]
 
 
 class Load:
@@ -136,7 +121,7 @@ def main() -> None:
         sys.exit("bench_bot_load needs REDIS_URL")
     prefix = f"bench-load-{uuid.uuid4().hex[:8]}"
     services = build_from_urls(url, url, prefix)
-    workers = start_workers(url, prefix, args.workers)
+    workers = bench_workers.start_workers(url, prefix, args.workers)
     try:
         load: Load | bench_workers.Load = (
             bench_workers.Load(services, args.games) if args.table == "mix" else Load(services, args.table, args.games)
@@ -150,11 +135,7 @@ def main() -> None:
         rate = (load.moves() - start_moves) / (time.perf_counter() - start)
         stop.set()
     finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.wait(timeout=30)
-        remove_run(Redis.from_url(url), prefix)
+        bench_workers.stop_workers(workers, url, prefix)
     ms = sorted(1000 * latency for latency in latencies)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))] if ms else float("nan")
     kind = "bench_workers' mix" if args.table == "mix" else f"{args.table} (mcts, {MCTS_ITERATIONS[1]} iterations)"

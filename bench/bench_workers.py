@@ -29,20 +29,11 @@ from pathlib import Path
 import orjson
 from redis import Redis
 
+from bench.fault_run import KINDS
 from service.adapters.slots import aggregate_key
 from service.bootstrap import Services, build_from_urls
 from tests.support.processes import remove_run
 
-KINDS = [
-    ("life-is-life", 3),
-    ("animals-on-board", 2),
-    ("bloede-kuh", 4),
-    ("zop-zoo", 2),
-    ("life-is-life", 4),
-    ("animals-on-board", 4),
-    ("bloede-kuh", 3),
-    ("zop-zoo", 4),
-]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -54,6 +45,15 @@ def start_workers(url: str, prefix: str, count: int) -> list[subprocess.Popen[by
         subprocess.Popen([menagerie, "worker"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(count)
     ]
+
+
+def stop_workers(workers: list[subprocess.Popen[bytes]], url: str, prefix: str) -> None:
+    """Stop the workers and remove the run's keys."""
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.wait(timeout=30)
+    remove_run(Redis.from_url(url), prefix)
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -141,11 +141,7 @@ def main() -> None:
         (games1, steps1), cpu1, elapsed = load.tally(), cpu_seconds(pids), time.perf_counter() - start
         stop.set()
     finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.wait(timeout=30)
-        remove_run(Redis.from_url(url), prefix)
+        stop_workers(workers, url, prefix)
     games, steps = games1 - games0, steps1 - steps0
     print(
         f"{args.workers} workers, {args.games} all-bot games in play, {elapsed:.0f} s "
