@@ -159,9 +159,14 @@ class CommandPath(Generic[A]):
                 break
         if not recorded:
             return Outcome(before, before, ())
-        self.store.append(
-            aggregate_id, recorded, expected_version=before.version, due=self.due(after) if self.due else None
-        )
+        try:
+            self.store.append(
+                aggregate_id, recorded, expected_version=before.version, due=self.due(after) if self.due else None
+            )
+        except VersionConflict:
+            # Someone appended first: catch up, so the caller sees (and schedules) where the stream is.
+            current = self.cache.load(aggregate_id)
+            raise VersionConflict(expected_version, current.version) from None
         return Outcome(before, self.cache.keep(aggregate_id, after), recorded)
 
     def _record(self, before: A, decision: Decision, command_id: str) -> list[RecordedEvent]:

@@ -122,3 +122,14 @@ def test_a_worker_that_dies_mid_slice_loses_nothing_and_the_steward_goes_on(redi
         steward.run_once()
     assert services.repository.load(game.id).status == "finished"
     assert audit(services.store.read_raw(game.id)).ok
+
+
+def test_a_slice_that_loses_the_race_to_append_schedules_the_game_where_it_now_is(redis_client, prefix):
+    services = rq_services(redis_client, prefix)
+    game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {"goal": 50}, seed="s7")
+    other = build(redis_client, prefix, inline_jobs=False)  # another process, whose step goes first
+    assert other.games.step(game.id, game.version) == "done"
+    moved = other.store.version(game.id)
+    assert services.games.step(game.id, game.version) == "stale"  # decided on its stale copy, refused at the append
+    assert services.store.version(game.id) == moved
+    assert services.repository.cached(game.id).version == moved
