@@ -271,8 +271,7 @@ def run_job(name: str, *args: str | int, prefix: str = "menagerie") -> object:
     services = services_for(job.connection, prefix)
     jobs = services.jobs
     assert isinstance(jobs, RQJobs), "a worker's services enqueue on RQ"
-    shard = services.outages.shard_of(str(args[0]))
-    rest = services.outages.resting(shard)
+    shard, rest = services.outages.rest_for(str(args[0]))
     if rest:
         jobs.later(job, rest)
         return "deferred"
@@ -282,6 +281,8 @@ def run_job(name: str, *args: str | int, prefix: str = "menagerie") -> object:
         if job.meta.get("deferred", 0) >= MAX_DEFERRALS:
             raise  # RQ records the failure and retries it; a step's due mark keeps it for a steward
         rest = services.outages.failed(shard)
+        if services.outages.shard_of(str(args[0])) != shard:
+            rest = 0.0  # the failure reloaded the slot map, which names another node now: a promoted replica
         log.warning("%s %s met a store outage (%s); put back for %.1f s", name, args, error, rest)
         jobs.later(job, rest)
         return "deferred"

@@ -130,7 +130,7 @@ class RQJobs(JobQueue):
             log.debug("job %s %s is already enqueued", name, key)
 
     def later(self, job: Job, delay_s: float) -> None:
-        """Put a copy of a job taken from these queues back on its queue in `delay_s` (RQ's scheduler counts seconds).
+        """Put a copy of a job taken from these queues back on its queue in `delay_s` (RQ's scheduler counts seconds; 0: now).
 
         The job in hand then ends as done: the copy, under an id of its own, is
         what runs the work, so no worker waits for it.
@@ -148,7 +148,10 @@ class RQJobs(JobQueue):
             meta={"deferred": attempt, "first_id": base},
             **_KEEP,
         )
-        queue.schedule_job(copy, datetime.now(UTC) + timedelta(seconds=max(1.0, delay_s)))
+        if delay_s <= 0:
+            queue.enqueue_job(copy)  # at the back of the queue, behind the jobs already waiting
+        else:
+            queue.schedule_job(copy, datetime.now(UTC) + timedelta(seconds=max(1.0, delay_s)))
 
 
 class InlineJobs(JobQueue):

@@ -20,20 +20,31 @@ class Clock:
         return self.now
 
 
-def test_a_failed_shard_rests_longer_each_time_and_one_job_tries_it_after_each_rest(redis_client):
-    clock = Clock()
-    outages = ShardOutages(redis_client, lambda subject: subject, first_s=0.5, longest_s=1.0, clock=clock)
-    shard = outages.shard_of("g1")
-    assert outages.resting(shard) == 0
+def test_a_failed_shard_rests_longer_each_time_and_is_looked_at_again_after_each_rest(redis_client):
+    clock, answering = Clock(), [False]
+    outages = ShardOutages(
+        redis_client, lambda subject: subject, first_s=0.5, longest_s=1.0, clock=clock, answers=lambda _: answering[0]
+    )
+    shard, rest = outages.rest_for("g1")
+    assert rest == 0
     assert outages.failed(shard) == 0.5
-    assert outages.resting(shard) == 0.5
+    assert outages.rest_for("g1") == (shard, 0.5)
     clock.now += 0.5
-    assert outages.resting(shard) == 0  # this job tries the shard ...
-    assert outages.resting(shard) > 0  # ... the others wait for what it finds
-    assert outages.failed(shard) == 1.0
-    assert outages.failed(shard) == 1.0  # no longer than the longest rest
+    assert outages.rest_for("g1") == (shard, 1.0)  # looked at, still silent: a longer rest
+    clock.now += 1.0
+    assert outages.rest_for("g1") == (shard, 1.0)  # no longer than the longest
+    clock.now += 1.0
+    answering[0] = True
+    assert outages.rest_for("g1") == (shard, 0)  # it answers: jobs run again
+    assert outages.failed(shard) == 0.5  # and a new failure starts from the first rest
+
+
+def test_a_job_that_went_through_ends_its_shards_rest(redis_client):
+    outages = ShardOutages(redis_client, lambda subject: subject, answers=lambda _: False)
+    shard, _ = outages.rest_for("g1")
+    outages.failed(shard)
     outages.recovered(shard)
-    assert outages.resting(shard) == 0
+    assert outages.rest_for("g1") == (shard, 0)
 
 
 def test_a_job_that_meets_a_store_outage_is_put_back_for_later_and_the_next_on_its_shard_waits(redis_client, prefix):
