@@ -164,7 +164,11 @@ def build(
         tournaments,
         archive,
         DueIndex(redis, store.due_keys),
-        ShardOutages(redis, lambda subject: aggregate_key(prefix, subject, "events")),
+        ShardOutages(
+            redis,
+            lambda subject: aggregate_key(prefix, subject, "events"),
+            on_back=jobs.release_later if isinstance(jobs, RQJobs) else lambda: None,
+        ),
         step_timeout_s,
         queue_redis,
     )

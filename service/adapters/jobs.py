@@ -18,8 +18,9 @@ from typing import Any
 
 from redis import Redis
 from rq import Queue, Retry
-from rq.exceptions import DuplicateJobError
+from rq.exceptions import DuplicateJobError, InvalidJobOperation
 from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,16 @@ class RQJobs(JobQueue):
             queue.enqueue_job(copy)  # at the back of the queue, behind the jobs already waiting
         else:
             queue.schedule_job(copy, datetime.now(UTC) + timedelta(seconds=max(1.0, delay_s)))
+
+    def release_later(self) -> None:
+        """Put every job waiting in RQ's scheduler on its queue now (a failed shard answers again)."""
+        for served in (self.human_queue, self.queue):
+            registry = ScheduledJobRegistry(queue=served)
+            for job_id in registry.get_job_ids():
+                try:
+                    registry.requeue(job_id)
+                except InvalidJobOperation:  # the scheduler moved it meanwhile
+                    continue
 
 
 class InlineJobs(JobQueue):

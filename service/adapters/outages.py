@@ -55,6 +55,7 @@ class ShardOutages:
         longest_s: float = LONGEST_REST_S,
         clock: Callable[[], float] = time.monotonic,
         answers: Callable[[str], bool] | None = None,
+        on_back: Callable[[], None] = lambda: None,
     ) -> None:
         self.redis = redis
         self.key_of = key_of
@@ -62,6 +63,8 @@ class ShardOutages:
         self.longest_s = longest_s
         self.clock = clock
         self.answers = answers or self._pings
+        # What to do when a resting shard answers again (or its slots moved): the jobs put back wait no longer.
+        self.on_back = on_back
         self._rests: dict[str, _Rest] = {}
 
     def shard_of(self, subject: str) -> str:
@@ -93,6 +96,7 @@ class ShardOutages:
         moved = self.shard_of(subject)
         if moved != shard or self.answers(shard):
             self._rests.pop(shard, None)
+            self.on_back()
             return moved, 0.0
         return shard, self.failed(shard)
 

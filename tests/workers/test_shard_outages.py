@@ -12,6 +12,10 @@ from service.adapters.outages import ShardOutages
 from service.bootstrap import build, serve_jobs
 
 
+def shard_down(*args, **kwargs):
+    raise RedisConnectionError("the shard is down")
+
+
 class Clock:
     def __init__(self) -> None:
         self.now = 100.0
@@ -67,3 +71,19 @@ def test_a_job_that_meets_a_store_outage_is_put_back_for_later_and_the_next_on_i
     scheduled = ScheduledJobRegistry(queue=worker_queues(prefix, redis_client)[1]).get_job_ids()
     assert sorted(scheduled) == sorted([f"{first_id}-later1", f"{second_id}-later1"])
     assert services.store.version(first.id) == first.version  # nothing was lost or done twice
+
+
+def test_when_a_resting_shard_answers_again_the_jobs_put_back_run_at_once(redis_client, prefix):
+    services = serve_jobs(build(redis_client, prefix, inline_jobs=False))
+    game, _ = services.games.create("toy", [{"bot": "random"}, {"bot": "random"}], {}, seed="o3")
+    step = services.games.step
+    services.games.step = shard_down
+    worker = SimpleWorker(worker_queues(prefix, redis_client), connection=redis_client, name=f"{prefix}-worker")
+    worker.work(burst=True, max_jobs=1)
+    queue = worker_queues(prefix, redis_client)[1]
+    assert ScheduledJobRegistry(queue=queue).get_job_ids() != []
+    services.games.step = step
+    services.outages.clock = lambda: float("inf")  # the rest is over; the store answers the probe
+    assert services.outages.rest_for(game.id)[1] == 0
+    assert ScheduledJobRegistry(queue=queue).get_job_ids() == []
+    assert queue.job_ids == [f"{step_job_id(prefix, game.id, game.version)}-later1"]
