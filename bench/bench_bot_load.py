@@ -20,7 +20,11 @@ moves a second.
 Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_bot_load [--seconds 60] [--games 20]
 [--table animals-on-board:4] [--workers 2]
 
-Measured on the 2-core machine shared with other runs (load average 9 to 16 throughout), 60 s:
+With `--table mix --games 60`, two workers taking steps in slices (load average 11 to 16): the bot
+turns' median 15-21 ms, p95 83-131 ms, max 716-850 ms; with the default table at load 22, median
+28 ms, p95 251 ms.
+
+Measured before step slices on the 2-core machine shared with other runs (load average 9 to 16 throughout), 60 s:
 with 20 games, the bot turns' median 60-101 ms, p95 339-344 ms, all-bot events 2-3 a second;
 with none (30 s), median 32 ms, p95 220 ms. The machine's own load alone broke the target, so
 these say only that the all-bot games added about 120 ms to the p95: a worker that has begun an
