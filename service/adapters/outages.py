@@ -119,7 +119,7 @@ class ShardOutages:
         if isinstance(self.redis, RedisCluster):
             try:
                 self.redis.nodes_manager.initialize()
-            except RedisError:
+            except (RedisError, RedisClusterException):
                 pass  # no node answered: the map stays as it was, and the ping below tells
 
     def _pings(self, shard: str) -> bool:
@@ -140,5 +140,5 @@ class ShardOutages:
                 return bool(probe.ping())
             finally:
                 probe.close()
-        except RedisError:
+        except (RedisError, RedisClusterException):
             return False
