@@ -87,17 +87,15 @@ def main() -> None:
         while time.monotonic() - began < args.before:
             latencies.poll(play.games)
             time.sleep(POLL_S)
+        before = play.last(on_dead)
         getattr(play, args.fail)(dead)
         failed = time.monotonic()
         while not play.promoted(dead, on_dead[0]):
             latencies.poll(sorted(others))
             time.sleep(POLL_S)
         promoted = time.monotonic()
-        waiting = dict(play.last(on_dead))
-        while waiting:
-            for game_id, (version, ended) in play.last(list(waiting)).items():
-                if ended or version > waiting[game_id][0]:
-                    del waiting[game_id]
+        waiting = {g for g, (_, ended) in before.items() if not ended}
+        while not waiting <= play.moved_since(before):
             time.sleep(POLL_S)
         resumed = time.monotonic()
     finally:

@@ -42,24 +42,20 @@ def test_games_on_the_other_masters_keep_moving_while_one_master_fails_over(play
     on_dead = [g for g in play.games if play.master_of(g) == dead]
     elsewhere = [g for g in play.games if play.master_of(g) != dead]
     assert on_dead and elsewhere
+    before = play.last(on_dead)
     getattr(play, fail)(dead)
     killed = play.last(elsewhere)
     # While the dead master's slots are served by nobody, the games of the others move on.
     moved: set[str] = set()
     while not play.promoted(dead, on_dead[0]):
-        now = play.last(elsewhere)
-        moved |= {g for g, (version, ended) in now.items() if version > killed[g][0] or ended}
+        moved |= play.moved_since(killed)
         time.sleep(0.05)
     unfinished = {g for g, (_, ended) in killed.items() if not ended}
     # Most, not all: a worker meets the failing master once (for a second, if it froze) before it knows.
     assert len(moved) >= len(unfinished) / 2, f"{len(unfinished - moved)} of {len(unfinished)} live games stood still"
     promoted = time.monotonic()
     # Once the replica serves them, the dead master's games go on too.
-    at_promotion = {g: v for g, (v, ended) in play.last(on_dead).items() if not ended}
-    wait_for(
-        lambda: all(play.last([g])[g][0] > v or play.last([g])[g][1] for g, v in at_promotion.items()),
-        60,
-        "the dead master's games to move again",
-    )
+    waiting = {g for g, (_, ended) in before.items() if not ended}
+    wait_for(lambda: waiting <= play.moved_since(before), 60, "the dead master's games to move again")
     print(f"\nthe dead master's games all moved again {time.monotonic() - promoted:.2f} s after the promotion")
     assert all(worker.poll() is None for worker in play.workers), play.processes.log("worker-0")[-3000:]

@@ -17,7 +17,7 @@ from pathlib import Path
 import orjson
 from redis import Redis
 from redis.cluster import RedisCluster
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 
 from service.adapters.slots import aggregate_key
 from service.bootstrap import Services, build_from_urls
@@ -38,7 +38,7 @@ class ClusterPlay:
         self.queue = OwnRedis(queue_home)
         self.queue.start()
         self.processes = Processes(directory, step_timeout_s=30)
-        self.services: Services = build_from_urls(cluster.url, self.queue.url, PREFIX)
+        self.services: Services = build_from_urls(cluster.url, self.queue.url, PREFIX, fail_fast=True)
         store = self.services.redis
         assert isinstance(store, RedisCluster)
         self.store = store
@@ -67,12 +67,23 @@ class ClusterPlay:
         return aggregate_key(PREFIX, game_id, "events")
 
     def last(self, game_ids: Iterable[str]) -> dict[str, tuple[int, bool]]:
-        """Return each game's version and whether it ended (its last event is GameEnded), one read each."""
+        """Return each game's version and whether it ended (its last event is GameEnded), one read each.
+
+        A game whose master does not answer now is left out: this client fails fast, like a worker's,
+        so a read never waits out a failover.
+        """
         seen = {}
         for game_id in game_ids:
-            [(entry, fields)] = self.store.xrevrange(self.key(game_id), count=1)
+            try:
+                [(entry, fields)] = self.store.xrevrange(self.key(game_id), count=1)
+            except (RedisError, RedisClusterException):
+                continue
             seen[game_id] = (int(entry.split(b"-")[0]), orjson.loads(fields[b"e"])["type"] == "GameEnded")
         return seen
+
+    def moved_since(self, before: dict[str, tuple[int, bool]]) -> set[str]:
+        """Return the games that moved (or ended) since `before`, as far as their masters answer now."""
+        return {g for g, (version, ended) in self.last(before).items() if ended or version > before[g][0]}
 
     def busiest_master(self) -> int:
         """Return the port of the master that holds the most games."""
