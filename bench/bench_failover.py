@@ -15,12 +15,12 @@ failed master had moved again.
 
 Run: .venv/bin/python -m bench.bench_failover [--fail kill|freeze] [--games 18]
 
-Measured on the 2-core machine at load averages of 11 to 22, 2026-11-26 (more in
+Measured on the 2-core machine at load averages of 15 to 19, 2026-11-26 (more in
 docs/benchmarks.md, "A master's failover under the workers"): killed, the other masters' p99
-811-1,361 ms until the promotion against 873-1,429 ms before, the failed master's games moving
-again 0.6-1.9 s after it; frozen, p99 1,548-1,622 ms against 584-845 ms, and 5.5-5.9 s after
-the promotion. Before the change, with the master frozen, the other masters' games took 2 steps
-in the 2.6 s to the promotion.
+1,510-2,149 ms until the promotion against 1,086-1,760 ms before, the failed master's games
+moving again 0.4-3.2 s after it; frozen, p99 2,209-2,590 ms against 677-1,545 ms, and 1.2-1.6 s
+after the promotion. Before the change, with the master frozen, the other masters' games took 3
+steps in the 3.0 s to the promotion.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from service.adapters.connections import StoreRedis
 # The first rest, and the longest: a promoted replica's games wait at most about this long
 # (plus RQ's scheduler's second) before a job tries them again.
 FIRST_REST_S = 0.5
-LONGEST_REST_S = 1.0
+LONGEST_REST_S = 2.0
 # A probe of a resting shard: a node that does not answer a PING this fast is still failing.
 PROBE_TIMEOUT_S = 0.2
 
