@@ -26,6 +26,7 @@ steps in the 3.0 s to the promotion.
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import tempfile
 import time
@@ -101,6 +102,7 @@ def main() -> None:
     finally:
         play.stop()
         cluster.stop()
+        shutil.rmtree(directory, ignore_errors=True)
     coverage = "yes" if args.full_coverage else "no"
     print(
         f"{args.games} all-bot games, 2 workers, one step a job, cluster-require-full-coverage {coverage}; "
