@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from domain.events import Event, register_upcaster
@@ -29,12 +29,11 @@ class NwiCard:
     species: str
     round: int
     holder: int
-    # Derived from species and round when the card is made, not a field of its own (no init, compare or repr):
-    # totals and views read it every move, and a property is a Python call each time.
-    value: int = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "value", NWI_VALUES[self.species][self.round - 1])
+    @property
+    def value(self) -> int:
+        """Return what the card is worth: its species' value in the round it was taken."""
+        return NWI_VALUES[self.species][self.round - 1]
 
     def to_dict(self) -> dict[str, Any]:
         return {"species": self.species, "round": self.round, "value": self.value}

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.batch import Batch, InPlaceBatch
+from domain.batch import Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
 from domain.games.zop_zoo import board
 from domain.games.zop_zoo.board import BESIDE, DRAW, MOLE, SPECIALTY, SPECIALTY_ACTIONS, TAKE, WILD, Pending
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES
-from domain.games.zop_zoo.state import MAX_SEATS, PLAYING, State, evolve
+from domain.games.zop_zoo.state import PLAYING, State, evolve
 from domain.games.zop_zoo.steps import check_win
 
 
@@ -28,14 +28,9 @@ class NotOnOffer(RuleError):
     code = "not_on_offer"
 
 
-# Who may act is one seat at a time: the sets are made once.
-_ALONE = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
-_NO_ONE: frozenset[int] = frozenset()
-
-
 def to_act(state: State) -> frozenset[int]:
     """Return the player whose turn it is (no one between rounds)."""
-    return _ALONE[state.turn] if state.phase == PLAYING else _NO_ONE
+    return frozenset({state.turn}) if state.phase == PLAYING else frozenset()
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -54,7 +49,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         return [{"type": "use_mole"}, decline]
     if now.card is None:  # a specialty on offer always names its card
         return []
-    return list(board.specialty_moves(state, seat, now.card))  # a list of its own: the one derived is the state's
+    return board.specialty_moves(state, seat, now.card)
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
@@ -63,18 +58,18 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleError(f"unknown action type {kind!r}; one of: {', '.join(sorted(_ACTIONS))}")
-    now = board.pending(state)
-    if now is None:
+    if state.phase != PLAYING:
         raise RuleError("no one acts between rounds: the next round must be dealt first")
-    batch = InPlaceBatch(state, seat, evolve)
-    handler(batch, now, action, chance)
+    batch = Batch(state, seat, evolve)
+    handler(batch, seat, action, chance)
     return batch.events
 
 
 # --- drawing ------------------------------------------------------------------
 
 
-def _draw(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _draw(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
     if not (now.decision == DRAW or (now.decision == MOLE and now.source == "discard")):
         raise _must_finish(batch.state, now)
     state = batch.state
@@ -121,12 +116,12 @@ def _end_turn(batch: Batch[State]) -> None:
 # --- the discard pile -----------------------------------------------------------
 
 
-def _take_discard(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _take_discard(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
     if now.decision != TAKE:
         top = batch.state.top
         shown = "empty" if top is None else f"topped by {_name(batch.state, top)}"
         raise NotOnOffer(f"there is nothing to take: the discard pile is {shown}, which does not fit your row now")
-    seat = batch.state.turn
     # Keep taking while the new top card fits too; then the turn ends.
     while (top := batch.state.top) is not None and (place := board.place_for(batch.state, seat, top)) is not None:
         batch.emit("DiscardTaken", {"seat": seat, "card": top, "onto": None if place == BESIDE else place})
@@ -138,10 +133,11 @@ def _take_discard(batch: Batch[State], now: Pending, action: Mapping[str, Any], 
 # --- wild cards and MOLEs ---------------------------------------------------------
 
 
-def _place_wild(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _place_wild(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
     if now.decision != WILD or now.card is None:
         raise NotOnOffer("there is no wild card to place: a wild card is placed just after it is drawn")
-    state, seat = batch.state, batch.state.turn
+    state = batch.state
     onto = action.get("card")
     if not isinstance(onto, str) or onto not in state.cards.cards:
         raise RuleError("place_wild needs 'card': the id of one of your uncovered starting cards")
@@ -156,13 +152,14 @@ def _place_wild(batch: Batch[State], now: Pending, action: Mapping[str, Any], ch
     check_win(batch, (seat,))
 
 
-def _use_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _use_mole(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
     if now.decision != MOLE or now.card is None:
         raise NotOnOffer(
             "there is no MOLE on offer: use one just after drawing it, or when it tops the discard pile at your turn's start"
         )
-    state, seat = batch.state, batch.state.turn
-    finds = [dict(item) for item in board.mole_finds(state)]
+    state = batch.state
+    finds = board.mole_finds(state)
     batch.emit("DiscardPileDug", {"seat": seat, "mole": now.card, "source": now.source, "taken": finds})
     if check_win(batch, (seat,)):
         return
@@ -171,7 +168,8 @@ def _use_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chan
         _end_turn(batch)
 
 
-def _decline_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _decline_mole(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
     if now.decision != MOLE or now.source != "deck" or now.card is None:
         raise NotOnOffer("there is no drawn MOLE to decline (a MOLE on the discard pile is declined by drawing)")
     _discard_and_end(batch, now.card)
@@ -180,8 +178,9 @@ def _decline_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], 
 # --- specialty cards --------------------------------------------------------------
 
 
-def _use_specialty(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
-    state, seat = batch.state, batch.state.turn
+def _use_specialty(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
+    state = batch.state
     if now.decision != SPECIALTY or now.card is None:
         top = state.top
         if state.fresh and top is not None and top in state.spent:
@@ -253,11 +252,18 @@ def _must_finish(state: State, now: Pending) -> RuleError:
     return MustUse(f"the {card} {where} must be used, since you can ({action})")
 
 
+def _pending(state: State) -> Pending:
+    """Return the decision the player to act faces (there is one: the round is in play)."""
+    now = board.pending(state)
+    assert now is not None, "a round in play always has a decision pending"
+    return now
+
+
 def _name(state: State, card: str) -> str:
     return f"{state.cards[card].name} ({card})"
 
 
-_Handler = Callable[[Batch[State], Pending, Mapping[str, Any], Chance], None]
+_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
 _ACTIONS: dict[str, _Handler] = {
     "draw": _draw,
     "take_discard": _take_discard,
