@@ -21,6 +21,8 @@ from projections.zop_zoo import redact, seat_view
 from tests.support.tables import Table, new_table, play_bots
 from tests.support.zop_zoo import every_card
 
+# --- Random Zop Zoo games: they end with a winner, keep all 126 cards, replay to the live state and leak no deck order.
+
 CARDS = parse(bundled())
 ALL_CARDS = Counter(CARDS.white + CARDS.black)
 
