@@ -31,12 +31,15 @@ class Folded(list[Event]):
     """
 
     __slots__ = ("state", "folded")
+    state: Any
+    folded: int
 
-    def __init__(self, state: Any, events: Iterable[Event] = ()) -> None:
-        """Start from `state`, the state after `events` (none: a batch about to emit)."""
-        super().__init__(events)
-        self.state = state
-        self.folded = len(self)
+    @classmethod
+    def of(cls, state: Any, events: Iterable[Event] = ()) -> Folded:
+        """Return `events`, which lead to `state` (none: a batch about to emit from `state`)."""
+        folded = cls(events)
+        folded.state, folded.folded = state, len(folded)
+        return folded
 
     def after(self) -> Any:
         """Return the state after every event, or None if some event was appended without being folded."""
@@ -51,7 +54,7 @@ class Batch(Generic[S]):
     def __init__(self, state: S, actor: int | str, evolve: Callable[[S, Event], S]) -> None:
         self.state = state
         self.actor = actor
-        self.events = Folded(state)
+        self.events = Folded.of(state)
         self._evolve = evolve
 
     def emit(self, type_: str, data: Mapping[str, Any], actor: int | str | None = None) -> Event:

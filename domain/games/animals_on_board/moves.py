@@ -115,7 +115,11 @@ def _group(state: State, action: Mapping[str, Any], verb: str) -> int:
 
 
 def _split(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
-    state = batch.state
+    _turn(batch, seat, "GroupSplit", split(batch.state, seat, action, chance))
+
+
+def split(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> dict[str, Any]:
+    """Validate a split and return its event's data, but for who plays next."""
     _check_turn(state, seat, "split")
     g = _group(state, action, "split")
     names = public_group(state, state.centre[g])
@@ -140,7 +144,7 @@ def _split(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Ch
         "crates": crates,
         "crate_returned": returned,
     }
-    _turn(batch, seat, "GroupSplit", data)
+    return data
 
 
 def _check_first(first: Any, names: list[str], g: int) -> None:
@@ -158,7 +162,11 @@ def _check_first(first: Any, names: list[str], g: int) -> None:
 
 
 def _take(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
-    state = batch.state
+    _turn(batch, seat, "GroupTaken", take(batch.state, seat, action, chance))
+
+
+def take(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> dict[str, Any]:
+    """Validate a take and return its event's data, but for who plays next."""
     _check_turn(state, seat, "take")
     g = _group(state, action, "take")
     group = state.centre[g]
@@ -178,14 +186,19 @@ def _take(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Cha
         "tile_count": count,
         "announced": count >= FULL_ARK,
     }
-    _turn(batch, seat, "GroupTaken", data)
+    return data
 
 
 def _forfeit(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
-    _check_turn(batch.state, seat, "forfeit")
-    if can_act(batch.state, seat):
+    _turn(batch, seat, "TurnForfeited", forfeit(batch.state, seat, action, chance))
+
+
+def forfeit(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> dict[str, Any]:
+    """Validate a forfeit and return its event's data, but for who plays next."""
+    _check_turn(state, seat, "forfeit")
+    if can_act(state, seat):
         raise RuleError("forfeit: a turn is forfeited only when you can neither split a group nor pay for one")
-    _turn(batch, seat, "TurnForfeited", {})
+    return {}
 
 
 def _turn(batch: Batch[State], seat: int, kind: str, data: dict[str, Any]) -> None:
@@ -193,7 +206,7 @@ def _turn(batch: Batch[State], seat: int, kind: str, data: dict[str, Any]) -> No
     before = batch.state
     # Who plays next depends on the board the turn leaves: look at it before passing the turn on.
     moved = evolve(before, Event(kind, {**data, "next": None, "final_turn": False}, seat))
-    next_seat, final, reason = _after_turn(moved, seat, before.final_turn)
+    next_seat, final, reason = after_turn(moved, seat, before.final_turn)
     batch.emit(kind, {**data, "next": next_seat, "final_turn": final})
     if reason is not None:
         counts = [len(p.tiles) for p in batch.state.players]
@@ -201,7 +214,8 @@ def _turn(batch: Batch[State], seat: int, kind: str, data: dict[str, Any]) -> No
         batch.emit("RoundEnded", data, SYSTEM)
 
 
-def _after_turn(state: State, seat: int, was_final: bool) -> tuple[int | None, bool, str | None]:
+def after_turn(state: State, seat: int, was_final: bool) -> tuple[int | None, bool, str | None]:
+    """Return who plays after `seat`'s turn left `state`, whether it is their final turn, and why the round ends (else None)."""
     if was_final:
         return None, False, "the last player in the round had their final turn"
     order = [(seat + i) % state.seats for i in range(1, state.seats + 1)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.batch import Batch
 from domain.chance import Chance
@@ -70,7 +70,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
 
 def _draw(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
     now = _pending(batch.state)
-    if not (now.decision == DRAW or (now.decision == MOLE and now.source == "discard")):
+    if not may_draw(now):
         raise _must_finish(batch.state, now)
     state = batch.state
     if not state.deck:
@@ -83,24 +83,46 @@ def _draw(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Cha
     _resolve_drawn(batch, card)
 
 
-def _resolve_drawn(batch: Batch[State], card: str) -> None:
-    """Play the drawn card where no choice is left; leave it in hand for a choice."""
-    state, seat = batch.state, batch.state.turn
+def may_draw(now: Pending) -> bool:
+    """Tell whether the player may draw: nothing else is on offer, or a MOLE on the discard pile is declined."""
+    return now.decision == DRAW or (now.decision == MOLE and now.source == "discard")
+
+
+class DrawnFate(NamedTuple):
+    """Where a drawn card goes with no choice left: `place` in the row (a starting card, or BESIDE), or `discarded`.
+
+    Neither: its player chooses (a wild card's place, a MOLE, a specialty card's use).
+    """
+
+    place: str | None = None
+    discarded: bool = False
+
+
+def drawn_fate(state: State, seat: int, card: str) -> DrawnFate:
+    """Return what becomes of `card`, drawn by `seat`, before anyone chooses."""
     kind = state.cards.cards[card].kind
     if kind in PAIRS or kind == "side_bonus":
         place = board.place_for(state, seat, card)
-        if place is None:
-            _discard_and_end(batch, card)
-        elif place == BESIDE:
-            batch.emit("SideBonusTaken", {"seat": seat, "card": card})
-            check_win(batch, (seat,))
-        else:
-            batch.emit("CardMatched", {"seat": seat, "card": card, "onto": place})
-            check_win(batch, (seat,))
-    elif kind == "wild" and not board.uncovered(state, seat):
+        return DrawnFate(discarded=True) if place is None else DrawnFate(place=place)
+    if kind == "wild" and not board.uncovered(state, seat):
+        return DrawnFate(discarded=True)
+    if kind in SPECIALTIES and (card in state.spent or not board.specialty_moves(state, seat, card)):
+        return DrawnFate(discarded=True)
+    return DrawnFate()
+
+
+def _resolve_drawn(batch: Batch[State], card: str) -> None:
+    """Play the drawn card where no choice is left; leave it in hand for a choice."""
+    seat = batch.state.turn
+    fate = drawn_fate(batch.state, seat, card)
+    if fate.discarded:
         _discard_and_end(batch, card)
-    elif kind in SPECIALTIES and (card in state.spent or not board.specialty_moves(state, seat, card)):
-        _discard_and_end(batch, card)
+    elif fate.place == BESIDE:
+        batch.emit("SideBonusTaken", {"seat": seat, "card": card})
+        check_win(batch, (seat,))
+    elif fate.place is not None:
+        batch.emit("CardMatched", {"seat": seat, "card": card, "onto": fate.place})
+        check_win(batch, (seat,))
 
 
 def _discard_and_end(batch: Batch[State], card: str) -> None:
