@@ -54,7 +54,8 @@ class Batch(Generic[S]):
     def __init__(self, state: S, actor: int | str, evolve: Callable[[S, Event], S]) -> None:
         self.state = state
         self.actor = actor
-        self.events = Folded.of(state)
+        events = self.events = Folded()
+        events.state, events.folded = state, 0
         self._evolve = evolve
 
     def emit(self, type_: str, data: Mapping[str, Any], actor: int | str | None = None) -> Event:

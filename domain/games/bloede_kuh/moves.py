@@ -10,9 +10,13 @@ from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
 from domain.games.bloede_kuh.cards import SPECIES, count, minus_points
-from domain.games.bloede_kuh.state import HORSE, PIG, PLAY, State, evolve
+from domain.games.bloede_kuh.state import HORSE, MAX_SEATS, PIG, PLAY, State, evolve
 
 SOURCES = ("draw", "discard")
+
+
+# Who may act on a turn: its player alone, as the set `to_act` returns.
+ONE_SEAT = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
 
 
 def to_act(state: State) -> frozenset[int]:
@@ -21,7 +25,7 @@ def to_act(state: State) -> frozenset[int]:
         return frozenset()
     if state.awaiting is not None:
         return state.waiting
-    return frozenset({state.turn})
+    return ONE_SEAT[state.turn]
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:

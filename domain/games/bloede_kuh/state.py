@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.events import Event, register_upcaster
@@ -29,11 +29,11 @@ class NwiCard:
     species: str
     round: int
     holder: int
+    # What the card is worth: its species' value in the round it was taken, set when the card is made.
+    value: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def value(self) -> int:
-        """Return what the card is worth: its species' value in the round it was taken."""
-        return NWI_VALUES[self.species][self.round - 1]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", NWI_VALUES[self.species][self.round - 1])
 
     def to_dict(self) -> dict[str, Any]:
         return {"species": self.species, "round": self.round, "value": self.value}
@@ -112,7 +112,7 @@ def _dealt(state: State | None, event: Event) -> State:
     data = event.data
     hands = tuple(hand_of(cards) for cards in data["hands"])
     if state is None:
-        # Every later state is a copy of this one: detached, they all read their fields the fast way.
+        # The first state of a game, which every later one copies (see `domain.values.detached`).
         state = detached(State(seats=len(hands), minus=(0,) * len(hands)))
     return changed(
         state,

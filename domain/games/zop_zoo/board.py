@@ -196,6 +196,21 @@ def _position(state: State, card: str) -> int:
     return state.discard.index(card)
 
 
+def can_use(state: State, seat: int, specialty: str) -> bool:
+    """Tell whether the seat can use a HYENA (it has a piece worth points to give), a RACCOON (another
+    seat has one to take) or an EARTHWORM (both): whether `specialty_moves` lists any use."""
+    kind = state.cards.cards[specialty].kind
+    if kind != "raccoon" and not has_worth(state, seat):
+        return False
+    return kind == "hyena" or any(has_worth(state, other) for other in range(state.seats) if other != seat)
+
+
+def has_worth(state: State, seat: int) -> bool:
+    """Tell whether the seat has a piece worth points: a side bonus, or a stack worth points."""
+    facts = stack_facts(state.cards)
+    return bool(state.bonuses[seat]) or any(facts[stack].worth is not None for stack in state.rows[seat])
+
+
 def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
     """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used)."""
     kind = state.cards.cards[specialty].kind
@@ -227,7 +242,7 @@ def pending(state: State) -> Pending | None:
             return Pending(TAKE, top, "discard")
         if kind == "mole":
             return Pending(MOLE, top, "discard")
-        if kind in SPECIALTIES and top not in state.spent and specialty_moves(state, state.turn, top):
+        if kind in SPECIALTIES and top not in state.spent and can_use(state, state.turn, top):
             return Pending(SPECIALTY, top, "discard")
     return _DRAW
 

@@ -12,8 +12,11 @@ from domain.events import Event
 from domain.games.zop_zoo import board
 from domain.games.zop_zoo.board import BESIDE, DRAW, MOLE, SPECIALTY, SPECIALTY_ACTIONS, TAKE, WILD, Pending
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES
-from domain.games.zop_zoo.state import PLAYING, State, evolve
+from domain.games.zop_zoo.state import MAX_SEATS, PLAYING, State, evolve
 from domain.games.zop_zoo.steps import check_win
+
+# Who may act on a turn: its player alone, as the set `to_act` returns.
+ONE_SEAT = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
 
 
 class MustUse(RuleError):
@@ -30,7 +33,7 @@ class NotOnOffer(RuleError):
 
 def to_act(state: State) -> frozenset[int]:
     """Return the player whose turn it is (no one between rounds)."""
-    return frozenset({state.turn}) if state.phase == PLAYING else frozenset()
+    return ONE_SEAT[state.turn] if state.phase == PLAYING else frozenset()
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -106,7 +109,7 @@ def drawn_fate(state: State, seat: int, card: str) -> DrawnFate:
         return DrawnFate(discarded=True) if place is None else DrawnFate(place=place)
     if kind == "wild" and not board.uncovered(state, seat):
         return DrawnFate(discarded=True)
-    if kind in SPECIALTIES and (card in state.spent or not board.specialty_moves(state, seat, card)):
+    if kind in SPECIALTIES and (card in state.spent or not board.can_use(state, seat, card)):
         return DrawnFate(discarded=True)
     return DrawnFate()
 

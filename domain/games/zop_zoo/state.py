@@ -83,7 +83,7 @@ def _set_up(_: State | None, event: Event) -> State:
     data = event.data
     seats = data["seats"]
     empty = ((),) * seats
-    # Every later state is a copy of this one: detached, they all read their fields the fast way.
+    # The first state of a game, which every later one copies (see `domain.values.detached`).
     state = State(
         cards=parse(data["card_set"]),
         seats=seats,

@@ -13,7 +13,7 @@ from domain import simulate
 from domain.chance import DrawnChance
 from domain.events import Event
 from domain.games.zop_zoo import RULES
-from domain.games.zop_zoo.board import has_won
+from domain.games.zop_zoo.board import can_use, has_won, specialty_moves
 from domain.games.zop_zoo.cards import bundled, parse
 from domain.games.zop_zoo.state import State as ZooState
 from projections.game import redact_log
@@ -140,3 +140,25 @@ def test_a_state_handed_out_never_changes_while_later_moves_are_decided() -> Non
     assert len(seen) > 1000
     for kept, shown in seen:
         assert repr(kept) == shown
+
+
+def test_a_specialty_card_can_be_used_exactly_when_it_has_a_use() -> None:
+    rng = random.Random(11)
+    chance = DrawnChance(rng.randrange)
+    checked = 0
+    for seats in (2, 4, 6):
+        state = simulate.start(RULES, seats, {"target": 300, "card_set": None}, chance)
+        specialties = [
+            card for card, info in state.cards.cards.items() if info.kind in ("hyena", "raccoon", "earthworm")
+        ]
+        while simulate.outcome(RULES, state) is None:
+            state = simulate.settle(RULES, state, chance)
+            if simulate.outcome(RULES, state) is not None:
+                break
+            for seat in range(seats):
+                for card in specialties:
+                    assert can_use(state, seat, card) == bool(specialty_moves(state, seat, card))
+                    checked += 1
+            (seat,) = RULES.to_act(state)
+            state = simulate.apply(RULES, state, seat, rng.choice(RULES.legal_actions(state, seat)), chance)
+    assert checked > 1000
