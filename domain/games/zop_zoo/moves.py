@@ -101,17 +101,21 @@ class DrawnFate(NamedTuple):
     discarded: bool = False
 
 
+# The two fates that name no place: the card is discarded, or its player chooses what it does.
+DISCARDED, CHOSEN = DrawnFate(discarded=True), DrawnFate()
+
+
 def drawn_fate(state: State, seat: int, card: str) -> DrawnFate:
     """Return what becomes of `card`, drawn by `seat`, before anyone chooses."""
     kind = state.cards.cards[card].kind
     if kind in PAIRS or kind == "side_bonus":
         place = board.place_for(state, seat, card)
-        return DrawnFate(discarded=True) if place is None else DrawnFate(place=place)
+        return DISCARDED if place is None else DrawnFate(place=place)
     if kind == "wild" and not board.uncovered(state, seat):
-        return DrawnFate(discarded=True)
+        return DISCARDED
     if kind in SPECIALTIES and (card in state.spent or not board.can_use(state, seat, card)):
-        return DrawnFate(discarded=True)
-    return DrawnFate()
+        return DISCARDED
+    return CHOSEN
 
 
 def _resolve_drawn(batch: Batch[State], card: str) -> None:
