@@ -51,7 +51,7 @@ def changed(value: T, **changes: Any) -> T:
 
 
 def remembered(value: Any, key: Hashable, derive: Callable[[Any], R]) -> R:
-    """Return `derive(value)`, derived once per frozen value: the rules ask the same question of one state repeatedly."""
+    """Return `derive(value)`, derived once per frozen value: a card set's lookup tables, built as they are asked for."""
     fields = value.__dict__
     memo = fields.get(MEMO)
     if memo is None:
