@@ -1,0 +1,168 @@
+"""Live streams without a thread each: one reader a game a process, handing each batch to every watcher.
+
+A `Feeds` lives on a server process's event loop. The first watcher of a
+game starts that game's reader, one task blocked on one `XREAD BLOCK` of
+the game's stream; every batch it reads goes, as it is, into each watcher's
+inbox; the last watcher to leave stops it. A watcher is a coroutine, not a
+thread: 5,000 of them cost their inboxes and sockets.
+
+Nothing is lost or sent twice between a watcher's joining and the reader's
+next batch: a watcher joins first and reads what it missed (`XRANGE` after its
+cursor) second, so whatever the reader handed out before the join is in that
+read, and whatever after it is in the inbox; its `Subscription` drops what it
+has already sent. A batch that leaves a gap (which the order above rules out)
+is read again from the store rather than sent.
+
+If the store stops answering, the reader ends: each of its watchers is told,
+ends its stream cleanly, and its client resumes with `Last-Event-ID`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import orjson
+from redis.asyncio import Redis
+
+from domain.events import RecordedEvent
+from service.adapters.connections import STORE_UNAVAILABLE
+from service.adapters.slots import aggregate_key
+from service.http.subscriptions import HEARTBEAT, RETRY_HINT, STORE_LOST, Rendered, Subscription
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_S = 15.0
+# What one read takes at most; a longer backlog comes in several.
+BATCH = 1000
+# Encoded messages kept per game: a few batches' worth for each audience (spectators, each seat).
+RENDERED_PER_GAME = 256
+
+
+class _StoreLost:
+    """What a reader puts in its watchers' inboxes when the store stopped answering."""
+
+
+STORE_LOST_MARK = _StoreLost()
+Inbox = asyncio.Queue[list[RecordedEvent] | _StoreLost]
+
+
+@dataclass
+class Feed:
+    """One game's reader and its watchers in this process."""
+
+    stream_id: str
+    cursor: int
+    inboxes: set[Inbox] = field(default_factory=set)
+    rendered: Rendered = field(default_factory=lambda: Rendered(RENDERED_PER_GAME))
+    reader: asyncio.Task[None] | None = None
+
+
+class Feeds:
+    """The live streams of one server process: a reader a watched game, shared by its watchers."""
+
+    def __init__(self, redis: Redis, prefix: str, heartbeat_s: float = HEARTBEAT_S) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.heartbeat_s = heartbeat_s
+        self._feeds: dict[str, Feed] = {}
+
+    @property
+    def readers(self) -> int:
+        """How many games are being read now (one blocking read each, however many watch them)."""
+        return sum(1 for feed in self._feeds.values() if feed.reader is not None and not feed.reader.done())
+
+    def watchers(self, stream_id: str) -> int:
+        """How many watchers of `stream_id` this process serves now."""
+        feed = self._feeds.get(stream_id)
+        return len(feed.inboxes) if feed else 0
+
+    async def follow(self, subscription: Subscription) -> AsyncIterator[bytes]:
+        """Yield one watcher's stream: what it missed, then each batch as it is read, until the end or an outage."""
+        yield RETRY_HINT
+        feed, inbox = self._join(subscription)
+        try:
+            pending: list[RecordedEvent] | _StoreLost = await self._missed(subscription)
+            while True:
+                if isinstance(pending, _StoreLost):
+                    yield STORE_LOST
+                    return
+                if not subscription.follows_on(pending):
+                    pending = await self._missed(subscription)
+                    continue
+                messages = subscription.messages(pending, feed.rendered)
+                if messages:
+                    yield b"".join(messages)
+                if subscription.ended:
+                    return
+                try:
+                    pending = await asyncio.wait_for(inbox.get(), self.heartbeat_s)
+                except TimeoutError:
+                    yield HEARTBEAT
+                    pending = []
+                # A watcher that fell behind takes every batch waiting for it at once: one write, not many.
+                while not inbox.empty() and not isinstance(pending, _StoreLost):
+                    more = inbox.get_nowait()
+                    pending = more if isinstance(more, _StoreLost) else pending + more
+        finally:
+            self._leave(feed, inbox)
+
+    async def _missed(self, subscription: Subscription) -> list[RecordedEvent] | _StoreLost:
+        """Read from the store what the watcher has not had yet."""
+        key, cursor, missed = self._key(subscription.stream_id), subscription.cursor, []
+        try:
+            while True:
+                batch = _events(cast(list[Any], await self.redis.xrange(key, f"({cursor}-0", "+", BATCH)))
+                missed += batch
+                if len(batch) < BATCH:
+                    return missed
+                cursor = batch[-1].seq
+        except STORE_UNAVAILABLE as error:
+            log.warning("live stream of %s ended: the store is unavailable (%s)", subscription.stream_id, error)
+            return STORE_LOST_MARK
+
+    def _join(self, subscription: Subscription) -> tuple[Feed, Inbox]:
+        feed = self._feeds.get(subscription.stream_id)
+        if feed is None:
+            feed = self._feeds[subscription.stream_id] = Feed(subscription.stream_id, subscription.cursor)
+            feed.reader = asyncio.get_running_loop().create_task(self._read(feed))
+        inbox: Inbox = asyncio.Queue()
+        feed.inboxes.add(inbox)
+        return feed, inbox
+
+    def _leave(self, feed: Feed, inbox: Inbox) -> None:
+        feed.inboxes.discard(inbox)
+        if not feed.inboxes and self._feeds.get(feed.stream_id) is feed:
+            del self._feeds[feed.stream_id]
+            if feed.reader is not None:
+                feed.reader.cancel()
+
+    async def _read(self, feed: Feed) -> None:
+        """Read the game's stream as it grows, handing every batch to every watcher, until none is left."""
+        key = self._key(feed.stream_id)
+        block_ms = int(self.heartbeat_s * 1000)
+        try:
+            while True:
+                reply = await self.redis.xread({key: f"{feed.cursor}-0"}, count=BATCH, block=block_ms)
+                entries = [entry for _key, found in cast(list[Any], reply or []) for entry in found]
+                batch = _events(entries)
+                if batch:
+                    feed.cursor = batch[-1].seq
+                    for inbox in feed.inboxes:
+                        inbox.put_nowait(batch)
+        except STORE_UNAVAILABLE as error:
+            log.warning("live streams of %s ended: the store is unavailable (%s)", feed.stream_id, error)
+            if self._feeds.get(feed.stream_id) is feed:
+                del self._feeds[feed.stream_id]  # the next watcher starts a new reader
+            for inbox in feed.inboxes:
+                inbox.put_nowait(STORE_LOST_MARK)
+
+    def _key(self, stream_id: str) -> str:
+        return aggregate_key(self.prefix, stream_id, "events")
+
+
+def _events(entries: list[Any]) -> list[RecordedEvent]:
+    return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries]

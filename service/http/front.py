@@ -1,0 +1,152 @@
+"""The async front granian serves (RSGI): live streams on the event loop, every other request by the Flask app.
+
+Each request goes to the WSGI app on a thread pool, as granian's own WSGI
+interface would run it, so everything the app does (routing, validation,
+auth, rate limits, errors, headers) stays in one place. A stream request
+comes back from the app with its `Subscription` instead of a body (the app
+sees `FANOUT` in its environ), and the front streams it from this process's
+`Feeds`: a watcher costs a coroutine and a socket, not a thread, and a game
+costs one blocking read however many watch it.
+
+RSGI rather than ASGI: it is granian's own interface, the one it runs with
+the least Python between the socket and the app (no ASGI message dicts), and
+it tells a stream when its client went away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import sys
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import unquote_to_bytes
+
+from flask import Flask
+from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
+from redis.asyncio import Redis
+
+from service.http.fanout import Feeds
+from service.http.streams import FANOUT
+from service.http.subscriptions import Handoff, Subscription
+
+# Request bodies are read whole before the app runs; past this the app sees only the size, and answers 413.
+BODY_LIMIT_BYTES = 64 * 1024
+_NOT_HEADERS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
+# Headers of the app's answer the front sets itself on a stream.
+_STREAM_DROPS = {"content-length"}
+
+
+class Front:
+    """granian's RSGI target: the Flask app on `threads` threads, its live streams on the loop."""
+
+    def __init__(self, app: Flask, threads: int, redis_url: str, prefix: str) -> None:
+        self.app = app
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="menagerie-request")
+        self.redis_url = redis_url
+        self.prefix = prefix
+        self.feeds: Feeds | None = None
+
+    def __rsgi_init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Build this process's fan-out on its event loop: its own Redis client, for blocking reads."""
+        from service.adapters.connections import timeouts
+        from service.http.fanout import HEARTBEAT_S
+
+        # A blocking read holds its connection: one a watched game, so the pool grows with them.
+        redis = Redis.from_url(self.redis_url, **timeouts(blocks_for_s=HEARTBEAT_S))
+        self.feeds = Feeds(redis, self.prefix)
+
+    async def __rsgi__(self, scope: Scope, proto: HTTPProtocol) -> None:
+        """Answer one request: by the app on a thread, then, for a live stream, from the fan-out."""
+        if scope.proto != "http":  # no websockets here
+            return
+        environ = await _environ(scope, proto)
+        environ[FANOUT] = handoff = Handoff()
+        loop = asyncio.get_running_loop()
+        status, headers, body = await loop.run_in_executor(self.pool, _call, self.app, environ)
+        subscription = handoff.subscription
+        if subscription is None or status != 200 or self.feeds is None:
+            proto.response_bytes(status, headers, body)
+            return
+        kept = [(name, value) for name, value in headers if name.lower() not in _STREAM_DROPS]
+        await self._stream(self.feeds, subscription, proto, kept)
+
+    async def _stream(
+        self, feeds: Feeds, subscription: Subscription, proto: HTTPProtocol, headers: list[tuple[str, str]]
+    ) -> None:
+        transport = proto.response_stream(200, headers)
+
+        async def send() -> None:
+            with contextlib.suppress(ProtocolClosed):
+                async for chunk in feeds.follow(subscription):
+                    await transport.send_bytes(chunk)
+
+        sending = asyncio.ensure_future(send())
+        gone = asyncio.ensure_future(proto.client_disconnect())
+        try:
+            await asyncio.wait((sending, gone), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sending, gone):
+                task.cancel()
+
+
+async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:
+    """Return the WSGI environ of an RSGI request, its body read (up to the limit)."""
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope.method,
+        "SCRIPT_NAME": "",
+        # WSGI's PATH_INFO is the decoded path's bytes as latin-1 (PEP 3333).
+        "PATH_INFO": unquote_to_bytes(scope.path).decode("latin-1"),
+        "QUERY_STRING": scope.query_string,
+        "SERVER_PROTOCOL": f"HTTP/{scope.http_version}",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.scheme,
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = _host_and_port(scope.client)
+    environ["SERVER_NAME"], environ["SERVER_PORT"] = _host_and_port(scope.server)
+    for name, value in scope.headers.items():
+        key = _NOT_HEADERS.get(name) or "HTTP_" + name.upper().replace("-", "_")
+        environ[key] = f"{environ[key]},{value}" if key in environ else value
+    body = b""
+    declared = environ.get("CONTENT_LENGTH", "")
+    if not (declared.isdigit() and int(declared) > BODY_LIMIT_BYTES):
+        async for chunk in proto:
+            body += chunk
+            if len(body) > BODY_LIMIT_BYTES:
+                environ["CONTENT_LENGTH"] = str(len(body))  # over the limit: the app answers 413 by the size
+                break
+    environ["wsgi.input"] = io.BytesIO(body)
+    return environ
+
+
+def _host_and_port(address: str) -> tuple[str, str]:
+    host, _, port = address.rpartition(":")
+    return (host.strip("[]"), port) if host else (address, "")
+
+
+def _no_write(data: bytes) -> object:
+    raise NotImplementedError("the app returns its body; it never writes one")
+
+
+def _call(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
+    """Run the WSGI app on one request; return its status, headers and body."""
+    answer: list[Any] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], object]:
+        answer[:] = [int(status[:3]), headers]
+        return _no_write
+
+    result: Iterable[bytes] = app(environ, start_response)
+    try:
+        body = b"".join(result)
+    finally:
+        close = getattr(result, "close", None)
+        if close is not None:
+            close()
+    return answer[0], answer[1], body
