@@ -15,7 +15,8 @@ service/http/front.py): the Flask app answers every request on a pool of
 threads as before, and live streams are served from a fan-out on the event
 loop, one blocking read a game a process, without a thread each, so a
 process holds thousands of watchers (`bench/bench_spectators.py`). On a
-Redis Cluster it serves the WSGI app directly, a stream holding a thread.
+Redis Cluster, or with MENAGERIE_INTERFACE=wsgi, it serves the WSGI app
+directly, a stream holding a thread.
 `--server gunicorn` keeps gunicorn, and a thread a stream, for those who run it already.
 """
 
@@ -102,6 +103,14 @@ def worker_app() -> Any:
     return app
 
 
+def use_front() -> bool:
+    """Tell whether granian serves through the async front: on one Redis, unless MENAGERIE_INTERFACE=wsgi."""
+    wanted = os.environ.get("MENAGERIE_INTERFACE", "rsgi")
+    if wanted not in ("rsgi", "wsgi"):
+        raise ValueError(f"MENAGERIE_INTERFACE is rsgi (the default) or wsgi, not {wanted!r}")
+    return wanted == "rsgi" and not is_cluster_url(os.environ.get("REDIS_URL", ""))
+
+
 def front_app() -> Any:
     """Build one server worker process's async front: the app on a pool of threads, live streams on the loop."""
     from service.http.front import Front
@@ -121,7 +130,7 @@ def granian_server(host: str, port: int, workers: int) -> Any:
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
-    front = not is_cluster_url(os.environ.get("REDIS_URL", ""))
+    front = use_front()
     return Granian(
         "service.cli.server:front_app" if front else "service.cli.server:worker_app",
         factory=True,  # each worker process builds its own app, with its own Redis connections

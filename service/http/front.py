@@ -28,12 +28,11 @@ from flask import Flask
 from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
 from redis.asyncio import Redis
 
+from service.http.bodies import DRAIN_BYTES
 from service.http.fanout import Feeds
 from service.http.streams import FANOUT
 from service.http.subscriptions import Handoff, Subscription
 
-# Request bodies are read whole before the app runs; past this the app sees only the size, and answers 413.
-BODY_LIMIT_BYTES = 64 * 1024
 _NOT_HEADERS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
 # Headers of the app's answer the front sets itself on a stream.
 _STREAM_DROPS = {"content-length"}
@@ -113,15 +112,18 @@ async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:
     for name, value in scope.headers.items():
         key = _NOT_HEADERS.get(name) or "HTTP_" + name.upper().replace("-", "_")
         environ[key] = f"{environ[key]},{value}" if key in environ else value
-    body = b""
-    declared = environ.get("CONTENT_LENGTH", "")
-    if not (declared.isdigit() and int(declared) > BODY_LIMIT_BYTES):
-        async for chunk in proto:
+    # The body is read to its end, so the connection stays usable however the app answers (an error
+    # answer reads what its view did not: service/http/bodies.py). Past what that drains, only its
+    # size is kept: the app answers 413 by that size and closes the connection.
+    body, size = b"", 0
+    async for chunk in proto:
+        size += len(chunk)
+        if size <= DRAIN_BYTES:
             body += chunk
-            if len(body) > BODY_LIMIT_BYTES:
-                environ["CONTENT_LENGTH"] = str(len(body))  # over the limit: the app answers 413 by the size
-                break
+    if size > DRAIN_BYTES:
+        body, environ["CONTENT_LENGTH"] = b"", str(size)
     environ["wsgi.input"] = io.BytesIO(body)
+    environ["wsgi.input_terminated"] = True  # the input ends where the body does, chunked or not
     return environ
 
 
