@@ -64,8 +64,11 @@ class Feed:
 class Feeds:
     """The live streams of one server process: a reader a watched game, shared by its watchers."""
 
-    def __init__(self, redis: Redis, prefix: str, heartbeat_s: float = HEARTBEAT_S) -> None:
+    def __init__(self, redis: Redis, prefix: str, heartbeat_s: float = HEARTBEAT_S, reads: Redis | None = None) -> None:
+        # `redis` blocks: a connection each watched game's reader holds. `reads` (by default the same
+        # client) serves the watchers' catch-up reads, which may wait their turn for a connection.
         self.redis = redis
+        self.reads = redis if reads is None else reads
         self.prefix = prefix
         self.heartbeat_s = heartbeat_s
         self._feeds: dict[str, Feed] = {}
@@ -115,7 +118,7 @@ class Feeds:
         key, cursor, missed = self._key(subscription.stream_id), subscription.cursor, []
         try:
             while True:
-                batch = _events(cast(list[Any], await self.redis.xrange(key, f"({cursor}-0", "+", BATCH)))
+                batch = _events(cast(list[Any], await self.reads.xrange(key, f"({cursor}-0", "+", BATCH)))
                 missed += batch
                 if len(batch) < BATCH:
                     return missed

@@ -26,14 +26,20 @@ from urllib.parse import unquote_to_bytes
 
 from flask import Flask
 from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
+from service.adapters.connections import COMMAND_TIMEOUT_S, timeouts
 from service.http.bodies import DRAIN_BYTES
-from service.http.fanout import Feeds
+from service.http.fanout import HEARTBEAT_S, Feeds
 from service.http.streams import FANOUT
 from service.http.subscriptions import Handoff, Subscription
 
 _NOT_HEADERS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
+# A process reads this many games at once at most (a connection each; Redis's own default cap on
+# clients is 10,000): past that a new game's streams end at once, as in an outage, and are retried.
+MAX_WATCHED_GAMES = 10_000
+# Connections for watchers' catch-up reads: a few, taken in turn.
+CATCH_UP_CONNECTIONS = 16
 # Headers of the app's answer the front sets itself on a stream.
 _STREAM_DROPS = {"content-length"}
 
@@ -49,13 +55,15 @@ class Front:
         self.feeds: Feeds | None = None
 
     def __rsgi_init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Build this process's fan-out on its event loop: its own Redis client, for blocking reads."""
-        from service.adapters.connections import timeouts
-        from service.http.fanout import HEARTBEAT_S
-
-        # A blocking read holds its connection: one a watched game, so the pool grows with them.
-        redis = Redis.from_url(self.redis_url, **timeouts(blocks_for_s=HEARTBEAT_S))
-        self.feeds = Feeds(redis, self.prefix)
+        """Build this process's fan-out on its event loop, with Redis clients of its own."""
+        # A reader holds its connection for as long as its game is watched: as many as there are
+        # watched games. Catch-up reads (a watcher joining) take turns on a few, however many join at once.
+        blocking = timeouts(blocks_for_s=HEARTBEAT_S)
+        readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking)
+        pool = BlockingConnectionPool.from_url(
+            self.redis_url, max_connections=CATCH_UP_CONNECTIONS, timeout=COMMAND_TIMEOUT_S, **timeouts()
+        )
+        self.feeds = Feeds(readers, self.prefix, reads=Redis(connection_pool=pool))
 
     async def __rsgi__(self, scope: Scope, proto: HTTPProtocol) -> None:
         """Answer one request: by the app on a thread, then, for a live stream, from the fan-out."""
