@@ -27,6 +27,7 @@ from urllib.parse import unquote_to_bytes
 from flask import Flask
 from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.exceptions import ConnectionError
 
 from service.adapters.connections import COMMAND_TIMEOUT_S, timeouts
 from service.http.bodies import DRAIN_BYTES
@@ -58,10 +59,13 @@ class Front:
         """Build this process's fan-out on its event loop, with Redis clients of its own."""
         # A reader holds its connection for as long as its game is watched: as many as there are
         # watched games. Catch-up reads (a watcher joining) take turns on a few, however many join at once.
+        # A pooled connection left idle through a Redis restart fails once: one retry, on a new
+        # connection, tells a restart from an outage (which then ends the streams).
+        retry = {"retry_on_error": [ConnectionError]}
         blocking = timeouts(blocks_for_s=HEARTBEAT_S)
-        readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking)
+        readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking, **retry)
         pool = BlockingConnectionPool.from_url(
-            self.redis_url, max_connections=CATCH_UP_CONNECTIONS, timeout=COMMAND_TIMEOUT_S, **timeouts()
+            self.redis_url, max_connections=CATCH_UP_CONNECTIONS, timeout=COMMAND_TIMEOUT_S, **timeouts(), **retry
         )
         self.feeds = Feeds(readers, self.prefix, reads=Redis(connection_pool=pool))
 
