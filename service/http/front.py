@@ -61,7 +61,7 @@ class Front:
         # watched games. Catch-up reads (a watcher joining) take turns on a few, however many join at once.
         # A pooled connection left idle through a Redis restart fails once: one retry, on a new
         # connection, tells a restart from an outage (which then ends the streams).
-        retry = {"retry_on_error": [ConnectionError]}
+        retry: dict[str, Any] = {"retry_on_error": [ConnectionError]}
         blocking = timeouts(blocks_for_s=HEARTBEAT_S)
         readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking, **retry)
         pool = BlockingConnectionPool.from_url(
