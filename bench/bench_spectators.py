@@ -51,6 +51,7 @@ from tests.support.processes import children_of, free_port, remove_run
 TABLE = {"game": "bloede-kuh", "seats": [{"name": f"p{i}"} for i in range(4)]}
 HEALTH_EVERY_S = 0.5
 DRAIN_S = 15.0
+REQUEST_TIMEOUT_S = 10.0
 
 
 class Http:
@@ -82,6 +83,10 @@ class Http:
         return status, headers
 
     async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        """Send one request and read its answer, within `REQUEST_TIMEOUT_S` (else TimeoutError)."""
+        return await asyncio.wait_for(self._request(method, path, body, token), REQUEST_TIMEOUT_S)
+
+    async def _request(self, method: str, path: str, body: Any, token: str | None) -> tuple[int, Any]:
         await self.send(method, path, body, token)
         status, headers = await self.head()
         if headers.get("transfer-encoding") == "chunked":
@@ -107,6 +112,7 @@ class Figures:
     deliveries: list[float] = field(default_factory=list)
     moves: list[float] = field(default_factory=list)
     refused: int = 0
+    move_errors: int = 0
     health: list[float] = field(default_factory=list)
     health_failed: int = 0
     lost: int = 0
@@ -198,21 +204,34 @@ async def play(port: int, game: dict[str, Any], interval: float, figures: Figure
     await asyncio.sleep(random.uniform(0, interval))
     try:
         while time.monotonic() < until:
-            status, view = await http.request("GET", f"/games/{game['id']}", token=tokens[seat])
-            if status == 200 and not view["legal_actions"] and view["to_act"]:
-                seat = view["to_act"][0]
-                status, view = await http.request("GET", f"/games/{game['id']}", token=tokens[seat])
-            if status != 200 or view["status"] == "finished":
-                return
-            if view["legal_actions"]:
-                body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
-                started = time.perf_counter()
-                status, answer = await http.request("POST", f"/games/{game['id']}/actions", body, tokens[seat])
-                figures.moves.append(time.perf_counter() - started)
-                figures.refused += status != 200
+            try:
+                seat = await _move(http, game["id"], tokens, seat, figures)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError):
+                figures.move_errors += 1
+                http.close()
+                http = await Http.open(port)
+            if seat < 0:
+                return  # the game is over
             await asyncio.sleep(interval * random.uniform(0.8, 1.2))
     finally:
         http.close()
+
+
+async def _move(http: Http, game_id: str, tokens: list[str], seat: int, figures: Figures) -> int:
+    """Make one move as the seat to act (asking first as the seat that acted last); return it (-1: game over)."""
+    status, view = await http.request("GET", f"/games/{game_id}", token=tokens[seat])
+    if status == 200 and not view["legal_actions"] and view["to_act"]:
+        seat = view["to_act"][0]
+        status, view = await http.request("GET", f"/games/{game_id}", token=tokens[seat])
+    if status == 200 and view["status"] == "finished":
+        return -1
+    if status == 200 and view["legal_actions"]:
+        body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
+        started = time.perf_counter()
+        status, _ = await http.request("POST", f"/games/{game_id}/actions", body, tokens[seat])
+        figures.moves.append(time.perf_counter() - started)
+        figures.refused += status != 200
+    return seat
 
 
 async def table(port: int, watchers: int, interval: float, figures: Figures, start_at: float, until: float) -> None:
@@ -255,10 +274,16 @@ def min_seen(figures: Figures, game_id: str, spectators: list[asyncio.Task[None]
 
 
 async def health(port: int, figures: Figures, until: float) -> None:
+    """Ask `GET /health` every `HEALTH_EVERY_S`; one unanswered in time counts as failed (and as its timeout)."""
     http = await Http.open(port)
     while time.monotonic() < until:
         started = time.perf_counter()
-        status, _ = await http.request("GET", "/health")
+        try:
+            status, _ = await http.request("GET", "/health")
+        except (TimeoutError, OSError, asyncio.IncompleteReadError):
+            status = 0
+            http.close()
+            http = await Http.open(port)
         figures.health.append(time.perf_counter() - started)
         figures.health_failed += status != 200
         await asyncio.sleep(HEALTH_EVERY_S)
@@ -367,7 +392,10 @@ def main() -> None:
     moves = len(figures.moves)
     print(f"uptime after: {uptime()}")
     print(f"events delivered: {len(figures.deliveries)}; delivery latency {ms(figures.deliveries)}")
-    print(f"moves: {moves} ({moves / args.seconds:.0f}/s), refused {figures.refused}; latency {ms(figures.moves)}")
+    print(
+        f"moves: {moves} ({moves / args.seconds:.0f}/s), refused {figures.refused}, unanswered in"
+        f" {REQUEST_TIMEOUT_S:.0f} s {figures.move_errors}; latency {ms(figures.moves)}"
+    )
     print(f"/health: {len(figures.health)} asked, {figures.health_failed} failed; latency {ms(figures.health)}")
     print(
         f"events lost: {figures.lost + never} (gaps {figures.lost}, never delivered {never}); duplicated: {figures.duplicated}"

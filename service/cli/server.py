@@ -45,6 +45,8 @@ TIMEOUT_S = 30
 # granian's limit on reading a request's headers.
 GRANIAN_THREADS = 64
 HEADER_READ_TIMEOUT_S = 10
+# Requests one worker process serves at once through the async front, open streams included.
+FRONT_REQUESTS = 10_000
 # A granian worker process still running this long after the stop signal is killed. Without
 # it, a worker that misses the signal (seen in our tests now and then, as in
 # emmett-framework/granian#875) holds the whole server's stop forever.
@@ -142,6 +144,10 @@ def granian_server(host: str, port: int, workers: int) -> Any:
         # events (the front has its own pool). Headers are read by granian itself, and a client that
         # dawdles over them is cut off.
         blocking_threads=1 if front else GRANIAN_THREADS,
+        # granian serves at most this many requests at once a worker process (by default half of
+        # its 1,024 backlog over the workers), and an open stream is one: the front lets thousands
+        # through; each process also needs as many file descriptors (`ulimit -n`).
+        backpressure=FRONT_REQUESTS if front else None,
         http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_TIMEOUT_S * 1000),
         respawn_failed_workers=True,
         workers_kill_timeout=GRANIAN_KILL_TIMEOUT_S,
