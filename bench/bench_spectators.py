@@ -2,13 +2,16 @@
 
 Starts `menagerie serve` (granian, `--server-workers` processes, the async
 front) and `--rq-workers` `menagerie worker`s on the Redis at REDIS_URL, under
-a key prefix of its own (removed at the end). Keeps `--games` (100) games of
-`--table` (Blöde Kuh, four human seats) in play: a load client moves in each,
-one move every `--interval` seconds a game, as the seat to act (its view, then
-its first legal action). Each game has `--streams` / `--games` spectators
-watching its live stream, all opened before play starts (a game that ends is
-replaced by a new one, with as many new spectators). One asyncio process holds
-every connection; it raises its file-descriptor limit (and so the server's) first.
+a key prefix of its own (removed at the end), and creates `--games` (100)
+games of Blöde Kuh with four human seats. One process opens `--streams` /
+`--games` spectator streams on each game and holds them (a stream the server
+ends early is opened again after its last event, as a client would); another,
+the load client, moves in each game, one move every `--interval` seconds a
+game (with jitter), as the seat to act (its view, then its first legal
+action), and asks `/health`. They are separate processes so that neither's
+event loop delays the other's timings. Play starts once every stream should
+be open, lasts `--seconds`, and the streams get `DRAIN_S` more to deliver the
+last events. The bench raises its file-descriptor limit first (the server inherits it).
 
 Prints, over `--seconds` of play:
 - each event's delivery latency to every spectator (the time it was read off
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import resource
@@ -47,6 +51,7 @@ import orjson
 from redis import Redis
 
 from tests.support.processes import children_of, free_port, remove_run
+from tests.support.processes import http as json_request
 
 TABLE = {"game": "bloede-kuh", "seats": [{"name": f"p{i}"} for i in range(4)]}
 HEALTH_EVERY_S = 0.5
@@ -118,9 +123,9 @@ class Figures:
     lost: int = 0
     duplicated: int = 0
     streams_open: int = 0
+    open_at_start: int = 0
     streams_refused: int = 0
     reconnects: int = 0
-    final_versions: dict[str, int] = field(default_factory=dict)
     last_seen: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -234,43 +239,28 @@ async def _move(http: Http, game_id: str, tokens: list[str], seat: int, figures:
     return seat
 
 
-async def table(port: int, watchers: int, interval: float, figures: Figures, start_at: float, until: float) -> None:
-    """Keep one game in play with `watchers` spectators until the run's end, replacing it when it ends."""
-    playing = asyncio.Event()
-    while time.monotonic() < until:
-        status, game = await once(port, "POST", "/games", TABLE)
-        assert status == 201, game
-        _, view = await once(port, "GET", f"/games/{game['id']}")
-        spectators = [
-            asyncio.create_task(spectate(port, game["id"], view["version"], figures, playing)) for _ in range(watchers)
+def spectators(port: int, games: list[tuple[str, int]], per_game: int, start_at: float, until: float, out: Any) -> None:
+    """Process: hold `per_game` streams on each game until `until` + `DRAIN_S` (wall clock); report the figures."""
+    figures = Figures()
+
+    async def watch_all() -> None:
+        playing = asyncio.Event()
+        tasks = [
+            asyncio.create_task(spectate(port, game_id, version, figures, playing))
+            for game_id, version in games
+            for _ in range(per_game)
         ]
-        await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        figures.open_at_start = figures.streams_open
         playing.set()
-        await play(port, game, interval, figures, until)
-        _, final = await once(port, "GET", f"/games/{game['id']}")
-        figures.final_versions[game["id"]] = final["version"]
-        if final["status"] != "finished":  # time is up: give the streams their last events, then close them
-            deadline = time.monotonic() + DRAIN_S
-            while time.monotonic() < deadline and min_seen(figures, game["id"], spectators) < final["version"]:
-                await asyncio.sleep(0.1)
-            for task in spectators:
-                task.cancel()
-        await asyncio.gather(*spectators, return_exceptions=True)
+        # Past the end of play, the streams have a while to deliver the last events, then are closed.
+        await asyncio.sleep(max(0.0, until + DRAIN_S - time.time()))
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
-
-async def once(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    """One request on a connection of its own (the server closes a keep-alive connection left idle)."""
-    http = await Http.open(port)
-    try:
-        return await http.request(method, path, body)
-    finally:
-        http.close()
-
-
-def min_seen(figures: Figures, game_id: str, spectators: list[asyncio.Task[None]]) -> int:
-    # A spectator still open has not reported; the drain waits on those that have not seen the end.
-    done = [last for gid, last in figures.last_seen if gid == game_id]
-    return min(done) if len(done) == len(spectators) else -1
+    asyncio.run(watch_all())
+    out.put(("watched", figures))
 
 
 async def health(port: int, figures: Figures, until: float) -> None:
@@ -288,6 +278,19 @@ async def health(port: int, figures: Figures, until: float) -> None:
         figures.health_failed += status != 200
         await asyncio.sleep(HEALTH_EVERY_S)
     http.close()
+
+
+def players(port: int, games: list[dict[str, Any]], interval: float, start_at: float, until: float, out: Any) -> None:
+    """Process: play every game, and ask `/health`, from `start_at` to `until` (wall clock); report the figures."""
+    figures = Figures()
+
+    async def play_all() -> None:
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        end = time.monotonic() + until - time.time()
+        await asyncio.gather(health(port, figures, end), *(play(port, game, interval, figures, end) for game in games))
+
+    asyncio.run(play_all())
+    out.put(("played", figures))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -321,18 +324,34 @@ def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
 
 
-async def run(port: int, args: argparse.Namespace, figures: Figures) -> None:
-    per_game = args.streams // args.games
-    opening = time.monotonic()
-    # Play starts once every stream is open (or after a minute: the open count says how many were).
-    start_at = opening + min(60.0, 5 + args.streams / 500)
-    until = start_at + args.seconds
-    tables = [
-        asyncio.create_task(table(port, per_game, args.interval, figures, start_at, until)) for _ in range(args.games)
+def run(port: int, args: argparse.Namespace) -> tuple[Figures, Figures, dict[str, int]]:
+    """Create the games, then watch them from one process and play them from another (so that neither's
+    event loop delays the other's timings); return both processes' figures and the games' final versions."""
+    games = []
+    for _ in range(args.games):
+        status, game = json_request("POST", f"http://127.0.0.1:{port}/games", TABLE)
+        assert status == 201, game
+        games.append(game)
+    starts = [
+        (game["id"], json_request("GET", f"http://127.0.0.1:{port}/games/{game['id']}")[1]["version"]) for game in games
     ]
-    await asyncio.sleep(start_at - time.monotonic())
-    print(f"streams open when play starts: {figures.streams_open} (refused {figures.streams_refused})", flush=True)
-    await asyncio.gather(health(port, figures, until), *tables)
+    # Play starts once every stream should be open; the spectators say how many were.
+    start_at = time.time() + min(60.0, 5 + args.streams / 500)
+    until = start_at + args.seconds
+    context = multiprocessing.get_context("fork")
+    out: Any = context.Queue()
+    watching = context.Process(target=spectators, args=(port, starts, args.streams // args.games, start_at, until, out))
+    playing = context.Process(target=players, args=(port, games, args.interval, start_at, until, out))
+    watching.start()
+    playing.start()
+    reports = dict([out.get(), out.get()])  # before the joins: a process ends once its report is taken
+    watching.join()
+    playing.join()
+    watched, played = reports["watched"], reports["played"]
+    finals = {
+        game["id"]: json_request("GET", f"http://127.0.0.1:{port}/games/{game['id']}")[1]["version"] for game in games
+    }
+    return watched, played, finals
 
 
 def main() -> None:
@@ -374,8 +393,7 @@ def main() -> None:
                 raise SystemExit(f"the server did not start:\n{server_log.read_text(errors='replace')}")
             time.sleep(0.1)
         redis_cpu = _redis_cpu(redis)
-        figures = Figures()
-        asyncio.run(run(port, args, figures))
+        watched, played, finals = run(port, args)
         server_cpu, worker_cpu = cpu_seconds(server.pid), sum(cpu_seconds(w.pid) for w in workers)
         redis_cpu = _redis_cpu(redis) - redis_cpu
     finally:
@@ -384,21 +402,21 @@ def main() -> None:
         for process in [server, *workers]:
             process.wait(20)
         remove_run(redis, prefix)
-    if os.environ.get("BENCH_DEBUG"):
-        for g, last in sorted(figures.last_seen):
-            if last != figures.final_versions.get(g):
-                print(g, last, figures.final_versions.get(g))
-    never = sum(max(0, figures.final_versions.get(g, last) - last) for g, last in figures.last_seen)
-    moves = len(figures.moves)
+    never = sum(max(0, finals[game_id] - last) for game_id, last in watched.last_seen)
+    moves = len(played.moves)
     print(f"uptime after: {uptime()}")
-    print(f"events delivered: {len(figures.deliveries)}; delivery latency {ms(figures.deliveries)}")
     print(
-        f"moves: {moves} ({moves / args.seconds:.0f}/s), refused {figures.refused}, unanswered in"
-        f" {REQUEST_TIMEOUT_S:.0f} s {figures.move_errors}; latency {ms(figures.moves)}"
+        f"streams open when play started: {watched.open_at_start} of {args.streams} (refused {watched.streams_refused})"
     )
-    print(f"/health: {len(figures.health)} asked, {figures.health_failed} failed; latency {ms(figures.health)}")
+    print(f"events delivered: {len(watched.deliveries)}; delivery latency {ms(watched.deliveries)}")
     print(
-        f"events lost: {figures.lost + never} (gaps {figures.lost}, never delivered {never}); duplicated: {figures.duplicated}"
+        f"moves: {moves} ({moves / args.seconds:.0f}/s), refused {played.refused}, unanswered in"
+        f" {REQUEST_TIMEOUT_S:.0f} s {played.move_errors}; latency {ms(played.moves)}"
+    )
+    print(f"/health: {len(played.health)} asked, {played.health_failed} failed; latency {ms(played.health)}")
+    print(f"streams opened again after the server ended them: {watched.reconnects}")
+    print(
+        f"events lost: {watched.lost + never} (gaps {watched.lost}, never delivered {never}); duplicated: {watched.duplicated}"
     )
     print(f"CPU s over the run: server {server_cpu:.1f}, workers {worker_cpu:.1f}, redis {redis_cpu:.1f}")
     logged = server_log.read_text(errors="replace")
