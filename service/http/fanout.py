@@ -46,8 +46,12 @@ class _StoreLost:
     """What a reader puts in its watchers' inboxes when the store stopped answering."""
 
 
-STORE_LOST_MARK = _StoreLost()
-Inbox = asyncio.Queue[list[RecordedEvent] | _StoreLost]
+class _Quiet:
+    """What a reader puts in its watchers' inboxes when a block found nothing new: time for a heartbeat."""
+
+
+STORE_LOST_MARK, QUIET = _StoreLost(), _Quiet()
+Inbox = asyncio.Queue[list[RecordedEvent] | _StoreLost | _Quiet]
 
 
 @dataclass
@@ -88,28 +92,31 @@ class Feeds:
         yield RETRY_HINT
         feed, inbox = self._join(subscription)
         try:
-            pending: list[RecordedEvent] | _StoreLost = await self._missed(subscription)
+            pending: list[RecordedEvent] | _StoreLost | _Quiet = await self._missed(subscription)
             while True:
                 if isinstance(pending, _StoreLost):
                     yield STORE_LOST
                     return
-                if not subscription.follows_on(pending):
+                if isinstance(pending, _Quiet):
+                    yield HEARTBEAT
+                elif not subscription.follows_on(pending):
                     pending = await self._missed(subscription)
                     continue
-                messages = subscription.messages(pending, feed.rendered)
-                if messages:
-                    yield b"".join(messages)
-                if subscription.ended:
-                    return
-                try:
-                    pending = await asyncio.wait_for(inbox.get(), self.heartbeat_s)
-                except TimeoutError:
-                    yield HEARTBEAT
-                    pending = []
+                else:
+                    messages = subscription.messages(pending, feed.rendered)
+                    if messages:
+                        yield b"".join(messages)
+                    if subscription.ended:
+                        return
+                # The reader's own block times the heartbeats: no timer a watcher.
+                pending = await inbox.get()
                 # A watcher that fell behind takes every batch waiting for it at once: one write, not many.
-                while not inbox.empty() and not isinstance(pending, _StoreLost):
+                while not inbox.empty() and isinstance(pending, list):
                     more = inbox.get_nowait()
-                    pending = more if isinstance(more, _StoreLost) else pending + more
+                    if isinstance(more, list):
+                        pending = pending + more
+                    elif isinstance(more, _StoreLost):
+                        pending = more  # the stream ends; its client resumes after what it had
         finally:
             self._leave(feed, inbox)
 
@@ -154,12 +161,16 @@ class Feeds:
                 batch = _events(entries)
                 if batch:
                     feed.cursor = batch[-1].seq
-                    for inbox in feed.inboxes:
-                        inbox.put_nowait(batch)
+                handed: list[RecordedEvent] | _Quiet = batch if batch else QUIET
+                for inbox in feed.inboxes:
+                    inbox.put_nowait(handed)
         except STORE_UNAVAILABLE as error:
             log.warning("live streams of %s ended: the store is unavailable (%s)", feed.stream_id, error)
+        finally:
+            # Whatever stops the reader, the watchers it leaves end their streams (and resume), and the
+            # next watcher starts a new reader. (Stopped by its last watcher leaving, it leaves none.)
             if self._feeds.get(feed.stream_id) is feed:
-                del self._feeds[feed.stream_id]  # the next watcher starts a new reader
+                del self._feeds[feed.stream_id]
             for inbox in feed.inboxes:
                 inbox.put_nowait(STORE_LOST_MARK)
 

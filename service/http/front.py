@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import logging
 import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,7 @@ from service.http.streams import FANOUT
 from service.http.subscriptions import Handoff, Subscription
 
 _NOT_HEADERS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
+log = logging.getLogger(__name__)
 # A process reads this many games at once at most (a connection each; Redis's own default cap on
 # clients is 10,000): past that a new game's streams end at once, as in an outage, and are retried.
 MAX_WATCHED_GAMES = 10_000
@@ -101,6 +103,8 @@ class Front:
         finally:
             for task in (sending, gone):
                 task.cancel()
+        if sending.done() and not sending.cancelled() and sending.exception() is not None:
+            log.error("live stream of %s failed", subscription.stream_id, exc_info=sending.exception())
 
 
 async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from service.bootstrap import Services
 from service.http import create_app
 from service.http.fanout import Feeds
 from service.http.streams import FANOUT
-from service.http.subscriptions import Handoff, Subscription
+from service.http.subscriptions import HEARTBEAT, Handoff, Subscription
 from tests.support.processes import url_of
 from tests.support.services import REAL, on_every_store
 
@@ -207,3 +207,16 @@ def test_a_seat_asking_for_views_gets_its_view_after_each_batch_equal_to_a_get_a
 
 def views_in(chunks: list[bytes]) -> int:
     return sum(1 for m in messages(chunks) if m["event"] == "view")
+
+
+def test_a_quiet_game_s_watchers_get_heartbeats_timed_by_its_one_reader(api, services):
+    feeds = Feeds(AsyncRedis.from_url(url_of(services.redis)), services.prefix, heartbeat_s=0.05)
+    game = api.post("/games", json=TOY).json
+    version = api.get(f"/games/{game['id']}").json["version"]
+    watchers = [subscribe(api, f"/games/{game['id']}/stream?after={version}") for _ in range(3)]
+
+    async def test() -> list[list[bytes]]:
+        return list(await asyncio.gather(*(watch(feeds, w, lambda c: HEARTBEAT in c) for w in watchers)))
+
+    for chunks in run(test):
+        assert HEARTBEAT in chunks and event_ids(chunks) == []
