@@ -23,7 +23,6 @@ import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
-from urllib.parse import unquote_to_bytes
 
 from flask import Flask
 from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
@@ -112,8 +111,8 @@ async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:
     environ: dict[str, Any] = {
         "REQUEST_METHOD": scope.method,
         "SCRIPT_NAME": "",
-        # WSGI's PATH_INFO is the decoded path's bytes as latin-1 (PEP 3333).
-        "PATH_INFO": unquote_to_bytes(scope.path).decode("latin-1"),
+        # granian hands the path percent-decoded; WSGI's PATH_INFO is its bytes as latin-1 (PEP 3333).
+        "PATH_INFO": scope.path.encode().decode("latin-1"),
         "QUERY_STRING": scope.query_string,
         "SERVER_PROTOCOL": f"HTTP/{scope.http_version}",
         "wsgi.version": (1, 0),
@@ -129,15 +128,18 @@ async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:
         key = _NOT_HEADERS.get(name) or "HTTP_" + name.upper().replace("-", "_")
         environ[key] = f"{environ[key]},{value}" if key in environ else value
     # The body is read to its end, so the connection stays usable however the app answers (an error
-    # answer reads what its view did not: service/http/bodies.py). Past what that drains, only its
-    # size is kept: the app answers 413 by that size and closes the connection.
+    # answer reads what its view did not: service/http/bodies.py), and the app is told its size,
+    # chunked or not, so its limit holds alike (413). Past what that drains, only its size is kept.
     body, size = b"", 0
     async for chunk in proto:
         size += len(chunk)
         if size <= DRAIN_BYTES:
             body += chunk
+    if size:
+        environ["CONTENT_LENGTH"] = str(size)
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
     if size > DRAIN_BYTES:
-        body, environ["CONTENT_LENGTH"] = b"", str(size)
+        body = b""
     environ["wsgi.input"] = io.BytesIO(body)
     environ["wsgi.input_terminated"] = True  # the input ends where the body does, chunked or not
     return environ
