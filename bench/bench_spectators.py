@@ -27,12 +27,12 @@ Prints, over `--seconds` of play:
 Run: REDIS_URL=redis://127.0.0.1:6379/4 .venv/bin/python -m bench.bench_spectators
 [--streams 5000] [--games 100] [--seconds 60] [--interval 1.0] [--server-workers 2] [--rq-workers 1]
 
-Measured on 2026-11-26 with the defaults, on the 2-core machine shared with six other agents
-(load average 10 to 17 throughout), two runs: 5,000 of 5,000 streams open, 0 lost, 0 repeated,
-0 reopened; delivery p50 5.8 / 7.1 ms, p99 142 / 355 ms; 96 / 91 moves a second, p50 8.1 /
-10.8 ms, p99 152 / 527 ms; `/health` p50 7.4 / 9.8 ms, p99 173 / 454 ms; server CPU 44.1 / 34.5 s
-(run 2 with heartbeats timed by each game's reader). Delivery met its target (p99 <= 1 s); the
-moves' and /health's tails did not, on that machine (docs/benchmarks.md).
+Measured on 2026-11-26 with the defaults, on the 2-core machine shared with six other agents.
+Run 3 (load average 5 to 10, uvloop under granian): 5,000 of 5,000 streams open, 0 lost, 0
+repeated, 0 reopened; 538,000 deliveries, p50 3.1 ms, p99 11.0 ms; 99 moves a second, p50 3.8 ms,
+p99 15.4 ms; `/health` p50 1.7 ms, p99 15.0 ms; server CPU 31.7 s. Runs 1 and 2 (load average 10
+to 17, before uvloop): delivery p99 142 / 355 ms, moves p99 152 / 527 ms, `/health` p99 173 /
+454 ms, 0 lost, 0 repeated (docs/benchmarks.md).
 """
 
 from __future__ import annotations
