@@ -95,7 +95,8 @@ class Subscription:
         if self.cursor < self.game.version or self._viewed_at == self.game.version:
             return None  # still catching up to the version the game was read at, or already shown
         game, self._viewed_at = self.game, self.game.version
-        key = ("view", game.version, self.audience)
+        # Keyed by seat, not audience: once a game is over everyone shares its events, never its views.
+        key = ("view", game.version, self.seat)
         return self._shared(key, rendered, lambda: b"event: view\ndata: %s\n\n" % encode(game_view(game, self.seat)))
 
     @staticmethod

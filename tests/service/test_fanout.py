@@ -135,7 +135,7 @@ def test_many_watchers_of_a_game_share_one_reader_and_each_gets_every_event_once
     assert feeds.readers == 0  # the last watcher to leave stopped the reader
 
 
-def test_a_watcher_resumes_after_its_last_event_id_and_one_that_joins_late_misses_nothing(api, feeds):
+def test_a_watcher_resumes_after_its_last_event_id(api, feeds):
     game = api.post("/games", json=TOY).json
     final = play_to_the_end(api, game)
     resumed = subscribe(api, f"/games/{game['id']}/stream", headers={"Last-Event-ID": "5"})
@@ -220,3 +220,32 @@ def test_a_quiet_game_s_watchers_get_heartbeats_timed_by_its_one_reader(api, ser
 
     for chunks in run(test):
         assert HEARTBEAT in chunks and event_ids(chunks) == []
+
+
+def test_a_tournament_streams_through_the_fan_out_to_its_end_without_token_hashes(api, feeds):
+    tournament = api.post("/tournaments", json={"game": "toy", "rounds": 1, "seed": "fan-out"}).json
+    organiser = auth(tournament["organiser_token"])
+    for _ in range(2):
+        api.post(f"/tournaments/{tournament['id']}/register", json={"bot": "random"}, headers=organiser)
+    api.post(f"/tournaments/{tournament['id']}/start", headers=organiser)
+    watcher = subscribe(api, f"/tournaments/{tournament['id']}/stream")
+    got = messages(run(lambda: watch(feeds, watcher, lambda _: False)))
+    assert got[0]["event"] == "TournamentCreated" and got[-1]["event"] == "TournamentFinished"
+    assert [m["id"] for m in got] == list(range(1, len(got) + 1))
+    assert b"sha256" not in orjson.dumps([m["data"] for m in got])
+
+
+def test_once_a_game_is_over_its_seats_share_its_events_but_each_gets_its_own_view(api, feeds):
+    game = api.post("/games", json=TOY).json
+    play_to_the_end(api, game)
+    tokens = [seat["token"] for seat in game["seats"]]
+    watchers = [subscribe(api, f"/games/{game['id']}/stream?view=true", headers=auth(token)) for token in tokens]
+
+    async def test() -> list[list[bytes]]:
+        return list(await asyncio.gather(*(watch(feeds, w, lambda _: False) for w in watchers)))
+
+    results = [messages(chunks) for chunks in run(test)]
+    assert [m["data"] for m in results[0][:-1]] == [m["data"] for m in results[1][:-1]]  # the open log
+    for token, got in zip(tokens, results, strict=True):
+        assert got[-1]["event"] == "view"
+        assert got[-1]["data"] == api.get(f"/games/{game['id']}", headers=auth(token)).json
