@@ -21,22 +21,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import orjson
 from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from domain.events import RecordedEvent
 from service.adapters.connections import STORE_UNAVAILABLE
 from service.adapters.slots import aggregate_key
-from service.http.subscriptions import HEARTBEAT, RETRY_HINT, STORE_LOST, Rendered, Subscription
+from service.http.subscriptions import HEARTBEAT, MOVED, RETRY_HINT, STORE_LOST, Rendered, Subscription
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 15.0
-# What one read takes at most; a longer backlog comes in several.
+# What one blocking read takes at most; a longer backlog comes in several.
 BATCH = 1000
 # Encoded messages kept per game: a few batches' worth for each audience (spectators, each seat).
 RENDERED_PER_GAME = 256
@@ -50,8 +51,14 @@ class _Quiet:
     """What a reader puts in its watchers' inboxes when a block found nothing new: time for a heartbeat."""
 
 
-STORE_LOST_MARK, QUIET = _StoreLost(), _Quiet()
-Inbox = asyncio.Queue[list[RecordedEvent] | _StoreLost | _Quiet]
+class _Gone:
+    """What a reader puts in its watchers' inboxes when the stream's key went (a finished game packed, an archive)."""
+
+
+STORE_LOST_MARK, QUIET, GONE = _StoreLost(), _Quiet(), _Gone()
+Inbox = asyncio.Queue[list[RecordedEvent] | _StoreLost | _Quiet | _Gone]
+# Reads the events after a version through the store's own reading (which knows where a finished game went).
+ReadAfter = Callable[[str, int], Awaitable[list[RecordedEvent]]]
 
 
 @dataclass
@@ -68,11 +75,11 @@ class Feed:
 class Feeds:
     """The live streams of one server process: a reader a watched game, shared by its watchers."""
 
-    def __init__(self, redis: Redis, prefix: str, heartbeat_s: float = HEARTBEAT_S, reads: Redis | None = None) -> None:
-        # `redis` blocks: a connection each watched game's reader holds. `reads` (by default the same
-        # client) serves the watchers' catch-up reads, which may wait their turn for a connection.
+    def __init__(self, redis: Redis, prefix: str, read_after: ReadAfter, heartbeat_s: float = HEARTBEAT_S) -> None:
+        # `redis` blocks: a connection each watched game's reader holds. A watcher's catch-up
+        # goes through `read_after`, the store's own read (stream or pack), off the event loop.
         self.redis = redis
-        self.reads = redis if reads is None else reads
+        self.read_after = read_after
         self.prefix = prefix
         self.heartbeat_s = heartbeat_s
         self._feeds: dict[str, Feed] = {}
@@ -92,8 +99,18 @@ class Feeds:
         yield RETRY_HINT
         feed, inbox = self._join(subscription)
         try:
-            pending: list[RecordedEvent] | _StoreLost | _Quiet = await self._missed(subscription)
+            pending: list[RecordedEvent] | _StoreLost | _Quiet | _Gone = await self._missed(subscription)
             while True:
+                if isinstance(pending, _Gone):
+                    # Read where the store keeps it now; what it ends with ends the stream, else the client resumes.
+                    pending = await self._missed(subscription)
+                    if isinstance(pending, list):
+                        messages = subscription.messages(pending, feed.rendered)
+                        if messages:
+                            yield b"".join(messages)
+                    if not subscription.ended:
+                        yield STORE_LOST if isinstance(pending, _StoreLost) else MOVED
+                    return
                 if isinstance(pending, _StoreLost):
                     yield STORE_LOST
                     return
@@ -115,21 +132,15 @@ class Feeds:
                     more = inbox.get_nowait()
                     if isinstance(more, list):
                         pending = pending + more
-                    elif isinstance(more, _StoreLost):
+                    elif isinstance(more, (_StoreLost, _Gone)):
                         pending = more  # the stream ends; its client resumes after what it had
         finally:
             self._leave(feed, inbox)
 
     async def _missed(self, subscription: Subscription) -> list[RecordedEvent] | _StoreLost:
         """Read from the store what the watcher has not had yet."""
-        key, cursor, missed = self._key(subscription.stream_id), subscription.cursor, []
         try:
-            while True:
-                batch = _events(cast(list[Any], await self.reads.xrange(key, f"({cursor}-0", "+", BATCH)))
-                missed += batch
-                if len(batch) < BATCH:
-                    return missed
-                cursor = batch[-1].seq
+            return await self.read_after(subscription.stream_id, subscription.cursor)
         except STORE_UNAVAILABLE as error:
             log.warning("live stream of %s ended: the store is unavailable (%s)", subscription.stream_id, error)
             return STORE_LOST_MARK
@@ -161,11 +172,20 @@ class Feeds:
                 batch = _events(entries)
                 if batch:
                     feed.cursor = batch[-1].seq
+                elif not await self.redis.exists(key):  # a quiet stream may be one whose key went
+                    raise StreamGone(key)
                 handed: list[RecordedEvent] | _Quiet = batch if batch else QUIET
                 for inbox in feed.inboxes:
                     inbox.put_nowait(handed)
         except STORE_UNAVAILABLE as error:
             log.warning("live streams of %s ended: the store is unavailable (%s)", feed.stream_id, error)
+        except (StreamGone, ResponseError) as error:
+            # Redis unblocks a read whose key was deleted with an error (`UNBLOCKED`): the game was packed
+            # or archived. Its watchers read what is left where it went.
+            if isinstance(error, ResponseError) and not str(error).startswith("UNBLOCKED"):
+                raise
+            for inbox in feed.inboxes:
+                inbox.put_nowait(GONE)
         finally:
             # Whatever stops the reader, the watchers it leaves end their streams (and resume), and the
             # next watcher starts a new reader. (Stopped by its last watcher leaving, it leaves none.)
@@ -176,6 +196,10 @@ class Feeds:
 
     def _key(self, stream_id: str) -> str:
         return aggregate_key(self.prefix, stream_id, "events")
+
+
+class StreamGone(Exception):
+    """The stream's key is gone."""
 
 
 def _events(entries: list[Any]) -> list[RecordedEvent]:

@@ -26,10 +26,11 @@ from typing import Any
 
 from flask import Flask
 from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
-from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio import Redis
 from redis.exceptions import ConnectionError
 
-from service.adapters.connections import COMMAND_TIMEOUT_S, timeouts
+from domain.events import RecordedEvent
+from service.adapters.connections import timeouts
 from service.http.bodies import DRAIN_BYTES
 from service.http.fanout import HEARTBEAT_S, Feeds
 from service.http.streams import FANOUT
@@ -40,8 +41,6 @@ log = logging.getLogger(__name__)
 # A process reads this many games at once at most (a connection each; Redis's own default cap on
 # clients is 10,000): past that a new game's streams end at once, as in an outage, and are retried.
 MAX_WATCHED_GAMES = 10_000
-# Connections for watchers' catch-up reads: a few, taken in turn.
-CATCH_UP_CONNECTIONS = 16
 # Headers of the app's answer the front sets itself on a stream.
 _STREAM_DROPS = {"content-length"}
 
@@ -59,16 +58,18 @@ class Front:
     def __rsgi_init__(self, loop: asyncio.AbstractEventLoop) -> None:
         """Build this process's fan-out on its event loop, with Redis clients of its own."""
         # A reader holds its connection for as long as its game is watched: as many as there are
-        # watched games. Catch-up reads (a watcher joining) take turns on a few, however many join at once.
+        # watched games. A watcher's catch-up is the store's own read, on the app's threads.
         # A pooled connection left idle through a Redis restart fails once: one retry, on a new
         # connection, tells a restart from an outage (which then ends the streams).
         retry: dict[str, Any] = {"retry_on_error": [ConnectionError]}
         blocking = timeouts(blocks_for_s=HEARTBEAT_S)
         readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking, **retry)
-        pool = BlockingConnectionPool.from_url(
-            self.redis_url, max_connections=CATCH_UP_CONNECTIONS, timeout=COMMAND_TIMEOUT_S, **timeouts(), **retry
-        )
-        self.feeds = Feeds(readers, self.prefix, reads=Redis(connection_pool=pool))
+        store = self.app.extensions["menagerie"].store
+
+        async def read_after(stream_id: str, after: int) -> list[RecordedEvent]:
+            return await loop.run_in_executor(self.pool, store.read, stream_id, after)
+
+        self.feeds = Feeds(readers, self.prefix, read_after)
 
     async def __rsgi__(self, scope: Scope, proto: HTTPProtocol) -> None:
         """Answer one request: by the app on a thread, then, for a live stream, from the fan-out."""

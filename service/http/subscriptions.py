@@ -31,6 +31,8 @@ RETRY_HINT = b"retry: 2000\n\n"
 HEARTBEAT = b": heartbeat\n\n"
 # Sent before a stream is ended because the store stopped answering: the client resumes with Last-Event-ID.
 STORE_LOST = b": the event store is unavailable; reconnect with Last-Event-ID\n\n"
+# Sent before a stream is ended because its events moved (a finished game packed or archived) before its end came.
+MOVED = b": the stream moved; reconnect with Last-Event-ID\n\n"
 
 Rendered = Bounded[tuple[Hashable, ...], bytes]
 

@@ -11,11 +11,12 @@ import pytest
 from flask.testing import FlaskClient
 from redis.asyncio import Redis as AsyncRedis
 
+from domain.events import RecordedEvent
 from service.bootstrap import Services
 from service.http import create_app
-from service.http.fanout import Feeds
+from service.http.fanout import HEARTBEAT_S, Feeds
 from service.http.streams import FANOUT
-from service.http.subscriptions import HEARTBEAT, Handoff, Subscription
+from service.http.subscriptions import HEARTBEAT, MOVED, Handoff, Subscription
 from tests.support.processes import url_of
 from tests.support.services import REAL, on_every_store
 
@@ -36,9 +37,18 @@ def api(services: Services) -> FlaskClient:
     return create_app(services, {"RATE_LIMITS_ENABLED": False}).test_client()
 
 
+def feeds_on(services: Services, heartbeat_s: float = HEARTBEAT_S) -> Feeds:
+    """The fan-out as the async front builds it: its own blocking client, catch-ups by the store's read."""
+
+    async def read_after(stream_id: str, after: int) -> list[RecordedEvent]:
+        return await asyncio.to_thread(services.store.read, stream_id, after)
+
+    return Feeds(AsyncRedis.from_url(url_of(services.redis)), services.prefix, read_after, heartbeat_s)
+
+
 @pytest.fixture
 def feeds(services: Services) -> Feeds:
-    return Feeds(AsyncRedis.from_url(url_of(services.redis)), services.prefix)
+    return feeds_on(services)
 
 
 def subscribe(api: FlaskClient, path: str, headers: dict[str, str] | None = None) -> Subscription:
@@ -210,7 +220,7 @@ def views_in(chunks: list[bytes]) -> int:
 
 
 def test_a_quiet_game_s_watchers_get_heartbeats_timed_by_its_one_reader(api, services):
-    feeds = Feeds(AsyncRedis.from_url(url_of(services.redis)), services.prefix, heartbeat_s=0.05)
+    feeds = feeds_on(services, heartbeat_s=0.05)
     game = api.post("/games", json=TOY).json
     version = api.get(f"/games/{game['id']}").json["version"]
     watchers = [subscribe(api, f"/games/{game['id']}/stream?after={version}") for _ in range(3)]
@@ -249,3 +259,23 @@ def test_once_a_game_is_over_its_seats_share_its_events_but_each_gets_its_own_vi
     for token, got in zip(tokens, results, strict=True):
         assert got[-1]["event"] == "view"
         assert got[-1]["data"] == api.get(f"/games/{game['id']}", headers=auth(token)).json
+
+
+def test_a_stream_whose_key_goes_while_watched_ends_after_reading_where_the_store_keeps_it(api, services):
+    # As when a finished game is packed, or a game archived: the reader's block ends, its watchers read on.
+    feeds = feeds_on(services, heartbeat_s=0.05)
+    game = api.post("/games", json=TOY).json
+    version = api.get(f"/games/{game['id']}").json["version"]
+    watchers = [subscribe(api, f"/games/{game['id']}/stream?after={version}") for _ in range(2)]
+
+    async def test() -> list[list[bytes]]:
+        async def remove() -> None:
+            await until_watching(feeds, game["id"], len(watchers))
+            await in_thread(lambda: services.redis.delete(f"{services.prefix}:{{{game['id']}}}:events"))
+
+        *results, _ = await asyncio.gather(*(watch(feeds, w, lambda _: False) for w in watchers), remove())
+        return results
+
+    for chunks in run(test):
+        assert chunks[-1] == MOVED  # nothing was left to read here: the client reconnects, and is told why
+    assert feeds.readers == 0
