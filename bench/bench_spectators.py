@@ -28,11 +28,12 @@ Run: REDIS_URL=redis://127.0.0.1:6379/4 .venv/bin/python -m bench.bench_spectato
 [--streams 5000] [--games 100] [--seconds 60] [--interval 1.0] [--server-workers 2] [--rq-workers 1]
 
 Measured on 2026-11-26 with the defaults, on the 2-core machine shared with six other agents.
-Run 3 (load average 5 to 10, uvloop under granian): 5,000 of 5,000 streams open, 0 lost, 0
-repeated, 0 reopened; 538,000 deliveries, p50 3.1 ms, p99 11.0 ms; 99 moves a second, p50 3.8 ms,
-p99 15.4 ms; `/health` p50 1.7 ms, p99 15.0 ms; server CPU 31.7 s. Runs 1 and 2 (load average 10
-to 17, before uvloop): delivery p99 142 / 355 ms, moves p99 152 / 527 ms, `/health` p99 173 /
-454 ms, 0 lost, 0 repeated (docs/benchmarks.md).
+Run 4 (load average 1 to 4, `uptime` before and after): 5,000 of 5,000 streams open, 0 lost, 0
+repeated, 0 reopened; 539,050 deliveries, p50 2.9 ms, p99 9.1 ms; 99 moves a second, p50 3.9 ms,
+p99 13.9 ms; `/health` p50 1.9 ms, p99 7.8 ms; server CPU 36.5 s over the run (opening and
+draining included). Runs 1 and 2, at load average 10 to 17 and before uvloop, kept 0 lost and 0
+repeated and delivery p99 under 0.4 s, but their moves' and /health's p99 were 0.15 to 0.5 s
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
