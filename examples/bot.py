@@ -63,11 +63,16 @@ def new_entropy() -> str:
     return secrets.token_hex(16)
 
 
-def event_versions(lines: Iterator[str]) -> Iterator[int]:
-    """Yield the version (`id:`) of each event a Server-Sent Events stream delivers."""
+def stream_views(lines: Iterator[str]) -> Iterator[GameView]:
+    """Yield each view a stream opened with `view=true` delivers (its `event: view` messages), in order."""
+    kind = ""
     for line in lines:
-        if line.startswith("id:"):
-            yield int(line[3:].strip())
+        if line.startswith("event:"):
+            kind = line[6:].strip()
+        elif line.startswith("data:") and kind == "view":
+            yield GameView.from_dict(json.loads(line[5:]))
+        elif not line:
+            kind = ""
 
 
 def take_seat(args: argparse.Namespace, public: Client) -> tuple[str, str] | None:
@@ -91,22 +96,24 @@ def take_seat(args: argparse.Namespace, public: Client) -> tuple[str, str] | Non
 
 
 def play(game_id: str, me: AuthenticatedClient, rng: random.Random, receipts: Path) -> GameView | None:
-    """Play the seat to the end of the game; append a receipt for every acknowledged event; return the last view."""
-    view = read_view(game_id, me)
-    if view is None or view.status == Status.FINISHED:
-        return view
-    # One stream for the whole game, from the version this view shows: it closes after GameEnded.
+    """Play the seat to the end of the game; append a receipt for every acknowledged event; return the last view.
+
+    One stream for the whole game, opened with `view=true`: it sends this seat's view at once and
+    again after every batch of events, so the bot never reads the game with a GET. It closes
+    after GameEnded.
+    """
     path = f"/games/{game_id}/stream"
-    with me.get_httpx_client().stream("GET", path, params={"after": view.version}, timeout=STREAM_TIMEOUT) as live:
+    with me.get_httpx_client().stream("GET", path, params={"view": "true"}, timeout=STREAM_TIMEOUT) as live:
         if live.status_code != 200:
             print(f"could not open the stream: {live.status_code} {live.read()!r}", file=sys.stderr)
             return None
-        versions = event_versions(live.iter_lines())
+        views = stream_views(live.iter_lines())
+        view = next(views, None)
         while view is not None and view.status != Status.FINISHED:
             if view.legal_actions:
                 view = move(game_id, me, view, rng, receipts)
             else:
-                view = wait_for_turn(game_id, me, view, versions)
+                view = wait_for_turn(view, views)
     return view
 
 
@@ -128,13 +135,13 @@ def move(game_id: str, me: AuthenticatedClient, view: GameView, rng: random.Rand
     return answer.parsed.view
 
 
-def wait_for_turn(game_id: str, me: AuthenticatedClient, view: GameView, versions: Iterator[int]) -> GameView | None:
-    """Not this seat's turn: wait on the stream for the first event `view` does not show, then read the view.
+def wait_for_turn(view: GameView, views: Iterator[GameView]) -> GameView | None:
+    """Not this seat's turn: return the stream's first view newer than `view` (None if the stream ended first).
 
-    The stream's end (after GameEnded) ends the wait too; the view read next says so.
+    Views the stream sent before this seat's own move took effect are older than the one its
+    answer gave, so they are skipped.
     """
-    next((v for v in versions if v > view.version), None)
-    return read_view(game_id, me)
+    return next((newer for newer in views if newer.version > view.version), None)
 
 
 def read_view(game_id: str, me: AuthenticatedClient) -> GameView | None:

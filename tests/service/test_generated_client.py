@@ -254,8 +254,8 @@ def test_tournaments_all_bots_and_the_organiser_flow(api):
 
 
 def logged(app: Any, services: Any, log: list[tuple[str, int]]) -> Any:
-    """Wrap the app so that `log` lists, in order, each move as ("move", the version it answered) and each
-    view read as ("read", the game's version when it came)."""
+    """Wrap the app so that `log` lists, in order, each move as ("move", the version it answered), each move
+    refused as stale as ("stale", the game's version), and each view read as ("read", the game's version when it came)."""
     inner = app.wsgi_app
 
     def logging(environ: dict[str, Any], start_response: Any) -> Any:
@@ -264,9 +264,17 @@ def logged(app: Any, services: Any, log: list[tuple[str, int]]) -> Any:
             log.append(("read", services.store.version(path.split("/")[2])))
         if not (method == "POST" and path.endswith("/actions")):
             return inner(environ, start_response)
-        answered = b"".join(inner(environ, start_response))
+        statuses: list[str] = []
+
+        def noting(status: str, headers: Any, *rest: Any) -> Any:
+            statuses.append(status)
+            return start_response(status, headers, *rest)
+
+        answered = b"".join(inner(environ, noting))
         if answered.startswith(b'{"version"'):
             log.append(("move", json.loads(answered)["version"]))
+        elif statuses and statuses[0].startswith("409"):
+            log.append(("stale", services.store.version(path.split("/")[2])))
         return [answered]
 
     app.wsgi_app = logging
@@ -316,7 +324,8 @@ def test_the_bot_author_example_plays_to_the_end_and_checks_its_receipts(generat
     kept = [json.loads(line) for line in receipts.read_text().splitlines()]
     assert kept and all(len(receipt["hash"]) == 64 for receipt in kept)
     assert f"receipts: {len(kept)} acknowledged events kept in {receipts}, {len(kept)} in the published log" in out
-    assert 0 < len(reads) <= services.repository.load(game_id).version + 1
+    # The bot waits on its stream's views: it reads the game only after a move refused as stale (409).
+    assert len(reads) == sum(what == "stale" for what, _ in log)
     # A move is one request: its answer holds the view after it, so the bot reads the game again only once
     # something else happened (an event on the stream its view does not show), never right after its move.
     moves = [(at, version) for at, (what, version) in enumerate(log) if what == "move"]
