@@ -12,7 +12,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup lock run worker test test-latest lint docs format bench ladder fuzz clean
+.PHONY: setup lock run worker test test-fast test-latest lint docs format bench ladder fuzz clean
 
 # `make setup` installs exactly the versions in requirements.lock, each checked
 # against its hash, so a fresh machine runs what CI tested; the project itself
@@ -46,6 +46,12 @@ worker: setup  ## an RQ worker (needs REDIS_URL)
 
 test: setup  ## the whole suite (real-Redis tests need REDIS_URL; they are skipped loudly without it)
 	$(BIN)/python -m pytest -n 2
+
+# The pure layers: the rules, the views and redaction, every game's invariants and the
+# import layers; no Redis, no Flask app, no server. About 40 s of CPU, some 20 s in two processes.
+FAST_TESTS := tests/domain tests/test_every_game.py tests/test_layers.py
+test-fast: setup  ## the domain and projections tests only (no Redis, no server), in seconds
+	$(BIN)/python -m pytest -n 2 $(FAST_TESTS)
 
 # The newest versions pyproject.toml's ranges admit, in a venv of their own, so a
 # breaking release of a dependency fails here the day it appears instead of on the
