@@ -17,13 +17,12 @@ def _printable(value: str) -> None:
         raise ValidationError("control characters and lone surrogates are not allowed")
 
 
-def plain_text(value: Any, max_length: int) -> bool:
-    """Tell whether `value` is text `Text(max_length=...)` plainly accepts: printable, 1 to `max_length` characters.
-
-    A fast check for hot paths; False says nothing (the field decides, with its own message).
-    """
-    # Printable strings hold no control character or surrogate (nor much else `Text` would take).
-    return type(value) is str and 0 < len(value) <= max_length and value.isprintable()
+def is_text(value: Any, max_length: int) -> bool:
+    """Tell whether `value` is what `Text(max_length=...)` accepts: a string of 1 to `max_length` characters, none Cc or Cs."""
+    if type(value) is not str or not 0 < len(value) <= max_length:
+        return False
+    # Printable strings (nearly all) hold no control character or surrogate; the rest are read character by character.
+    return value.isprintable() or not any(unicodedata.category(char) in _REFUSED for char in value)
 
 
 class Text(fields.String):
