@@ -29,6 +29,7 @@ from service.application.games import GameService
 from service.application.ratings import RatingService
 from service.application.seat_logs import SeatLogs
 from service.application.steward import Steward
+from service.application.tournament_files import TournamentFiles
 from service.application.tournaments import TournamentService
 from workers.bots.players import BotPlayers
 
@@ -60,6 +61,10 @@ class Services:
         if self.queue_redis is None:
             raise ConfigError("the store is a Redis Cluster and no plain Redis was given for RQ (RQ_REDIS_URL)")
         return self.queue_redis
+
+    def tournament_files(self) -> TournamentFiles:
+        """Return the tournaments' bundles, audits and listings, read through the tournament service's cache."""
+        return TournamentFiles(self.tournaments.load, self.store, self.repository, self.tournaments.index)
 
     def steward(self) -> Steward:
         """Return a steward of these services' due index; a claim lasts one step timeout."""

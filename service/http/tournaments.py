@@ -107,7 +107,11 @@ def get_tournament(tournament_id: str) -> Any:
 def list_tournaments() -> Any:
     """List tournaments newest first, a page at a time, by status and game type."""
     args = query(TOURNAMENT_LIST_QUERY)
-    page = service().listing(status=args["status"], game=args["game"], limit=args["limit"], cursor=args["cursor"])
+    page = (
+        services()
+        .tournament_files()
+        .listing(status=args["status"], game=args["game"], limit=args["limit"], cursor=args["cursor"])
+    )
     return jsonify(page)
 
 
@@ -178,7 +182,9 @@ def get_pairings(tournament_id: str, round_number: int) -> Any:
 @tournaments.get("/tournaments/<tournament_id>/export")
 def export_tournament(tournament_id: str) -> Any:
     """Return a finished tournament's bundle, its stream and every game's export: JSON, or NDJSON on request."""
-    lines = list(service().export(tournament_id))  # built whole, so a failure is an error, not a cut file
+    lines = list(
+        services().tournament_files().export(tournament_id)
+    )  # built whole, so a failure is an error, not a cut file
     if not prefers("application/x-ndjson"):
         return jsonify({"lines": [orjson.loads(line) for line in lines]})
     headers = {"Content-Disposition": f'attachment; filename="{tournament_id}.ndjson"'}
@@ -188,7 +194,7 @@ def export_tournament(tournament_id: str) -> Any:
 @tournaments.get("/tournaments/<tournament_id>/audit")
 def audit_tournament(tournament_id: str) -> Any:
     """Audit a finished tournament: every game, every result, every pairing and the final standings."""
-    return jsonify(service().audit(tournament_id).to_dict())
+    return jsonify(services().tournament_files().audit(tournament_id).to_dict())
 
 
 @tournaments.get("/leaderboards/<game>")
