@@ -240,7 +240,8 @@ def pending(state: State) -> Pending | None:
     if memo is None:
         memo = fields[MEMO] = {}
     elif "pending" in memo:
-        return memo["pending"]
+        known: Pending | None = memo["pending"]
+        return known
     now = memo["pending"] = _pending(state)
     return now
 
