@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Mapping
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import current_app, request
 from marshmallow import Schema
@@ -70,7 +70,7 @@ def parse_json(raw: bytes) -> Any:
     return value
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 

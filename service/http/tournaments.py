@@ -8,10 +8,9 @@ entrant's own games and seat tokens to the view.
 
 from __future__ import annotations
 
-from typing import Any
-
 import orjson
 from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from domain.games import RULES
 from domain.tournament.decide import MAX_ROUNDS
@@ -47,7 +46,7 @@ def service() -> TournamentService:
 
 
 @tournaments.post("/tournaments")
-def create_tournament() -> Any:
+def create_tournament() -> ResponseReturnValue:
     """Create a tournament; the response holds the organiser's token."""
     data = body(CREATE_TOURNAMENT)
     if data["game"] not in RULES:
@@ -67,7 +66,7 @@ def create_tournament() -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/register")
-def register(tournament_id: str) -> Any:
+def register(tournament_id: str) -> ResponseReturnValue:
     """Register a human by name (anyone), or a bot by kind (the organiser)."""
     tournament = service().load(tournament_id)
     data = body(REGISTER)
@@ -80,7 +79,7 @@ def register(tournament_id: str) -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/start")
-def start(tournament_id: str) -> Any:
+def start(tournament_id: str) -> ResponseReturnValue:
     """Close registration and start round 1 (the organiser)."""
     tournament = service().load(tournament_id)
     require_organiser(tournament)
@@ -89,7 +88,7 @@ def start(tournament_id: str) -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/results")
-def record_result(tournament_id: str) -> Any:
+def record_result(tournament_id: str) -> ResponseReturnValue:
     """Record a finished game of the current round now (the organiser); results also record themselves."""
     require_organiser(service().load(tournament_id))
     data = body(RECORD_RESULT)
@@ -97,14 +96,14 @@ def record_result(tournament_id: str) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>")
-def get_tournament(tournament_id: str) -> Any:
+def get_tournament(tournament_id: str) -> ResponseReturnValue:
     """Return rounds, tables with game ids, results and standings; an entrant also sees its seat tokens."""
     tournament = service().load(tournament_id)
     return jsonify(service().view(tournament, tournament_caller(tournament)))
 
 
 @tournaments.get("/tournaments")
-def list_tournaments() -> Any:
+def list_tournaments() -> ResponseReturnValue:
     """List tournaments newest first, a page at a time, by status and game type."""
     args = query(TOURNAMENT_LIST_QUERY)
     page = (
@@ -116,7 +115,7 @@ def list_tournaments() -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/withdraw")
-def withdraw(tournament_id: str) -> Any:
+def withdraw(tournament_id: str) -> ResponseReturnValue:
     """Withdraw an entrant: with their own token, or the organiser's naming them."""
     tournament = service().load(tournament_id)
     caller = tournament_caller(tournament)
@@ -136,7 +135,7 @@ def withdraw(tournament_id: str) -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/disqualify")
-def disqualify(tournament_id: str) -> Any:
+def disqualify(tournament_id: str) -> ResponseReturnValue:
     """Disqualify an entrant, with a reason (the organiser)."""
     require_organiser(service().load(tournament_id))
     data = body(DISQUALIFY)
@@ -144,7 +143,7 @@ def disqualify(tournament_id: str) -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/annul")
-def annul(tournament_id: str) -> Any:
+def annul(tournament_id: str) -> ResponseReturnValue:
     """Annul a table's result, with a reason: void, or played again (the organiser)."""
     require_organiser(service().load(tournament_id))
     data = body(ANNUL)
@@ -155,7 +154,7 @@ def annul(tournament_id: str) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>/standings")
-def get_standings(tournament_id: str) -> Any:
+def get_standings(tournament_id: str) -> ResponseReturnValue:
     """Return the standings: JSON, or CSV with `Accept: text/csv`."""
     tournament = service().check(service().load(tournament_id))
     if prefers("text/csv"):
@@ -167,7 +166,7 @@ def get_standings(tournament_id: str) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>/rounds/<int:round_number>/pairings")
-def get_pairings(tournament_id: str, round_number: int) -> Any:
+def get_pairings(tournament_id: str, round_number: int) -> ResponseReturnValue:
     """Return a round's tables, seats and game links: JSON, or printable text with `Accept: text/plain`."""
     tournament = service().check(service().load(tournament_id))
     # The URL converter takes any whole number; one past any round could not go into JSON details.
@@ -180,7 +179,7 @@ def get_pairings(tournament_id: str, round_number: int) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>/export")
-def export_tournament(tournament_id: str) -> Any:
+def export_tournament(tournament_id: str) -> ResponseReturnValue:
     """Return a finished tournament's bundle, its stream and every game's export: JSON, or NDJSON on request."""
     lines = list(
         services().tournament_files().export(tournament_id)
@@ -192,13 +191,13 @@ def export_tournament(tournament_id: str) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>/audit")
-def audit_tournament(tournament_id: str) -> Any:
+def audit_tournament(tournament_id: str) -> ResponseReturnValue:
     """Audit a finished tournament: every game, every result, every pairing and the final standings."""
     return jsonify(services().tournament_files().audit(tournament_id).to_dict())
 
 
 @tournaments.get("/leaderboards/<game>")
-def get_leaderboard(game: str) -> Any:
+def get_leaderboard(game: str) -> ResponseReturnValue:
     """Return a game type's ratings, best first."""
     args = query(LEADERBOARD_QUERY)
     if game not in RULES:
