@@ -48,7 +48,7 @@ test: setup  ## the whole suite (real-Redis tests need REDIS_URL; they are skipp
 	$(BIN)/python -m pytest -n 2
 
 # The pure layers: the rules, the views and redaction, every game's invariants and the
-# import layers; no Redis, no Flask app, no server. About 40 s of CPU, some 20 s in two processes.
+# import layers; no Redis, no Flask app, no server. 40-50 s of CPU, about 25 s in two processes.
 FAST_TESTS := tests/domain tests/test_every_game.py tests/test_layers.py
 test-fast: setup  ## the domain and projections tests only (no Redis, no server), in seconds
 	$(BIN)/python -m pytest -n 2 $(FAST_TESTS)
