@@ -14,7 +14,7 @@ from marshmallow import ValidationError
 
 from domain.errors import RuleError
 from domain.games import RULES
-from service.http.actions import load_action
+from service.http.actions import MAX_INDEX, MAX_ITEMS, MAX_TEXT, load_action
 from tests.support.openapi import SPEC
 
 SCHEMAS = SPEC["components"]["schemas"]
@@ -110,3 +110,31 @@ def test_a_well_formed_move_of_another_game_is_a_rule_error():
 def test_an_action_loads_with_its_fields_in_the_forms_order():
     loaded = load_action("zop-zoo", {"for": "x", "with": 1, "card": "y", "type": "swap"})
     assert list(loaded) == ["type", "card", "with", "for"]
+
+
+def _bounds_beyond_the_server(prop: dict[str, Any]) -> list[str]:
+    """Return what an action field of openapi.yaml allows that the server's form refuses (a 400 for a valid body)."""
+    schema = _deref(prop)
+    beyond = []
+    if schema["type"] == "integer" and not (
+        0 <= schema.get("minimum", -1) and schema.get("maximum", MAX_INDEX + 1) <= MAX_INDEX
+    ):
+        beyond.append("integer bounds")
+    if schema["type"] == "array":
+        if schema.get("maxItems", MAX_ITEMS + 1) > MAX_ITEMS:
+            beyond.append("maxItems")
+        beyond += _bounds_beyond_the_server(schema["items"])
+    if schema["type"] == "string" and "enum" not in schema and schema.get("maxLength", MAX_TEXT + 1) > MAX_TEXT:
+        beyond.append("maxLength")
+    return beyond
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_action_field_of_openapi_allows_more_than_the_server_takes(game):
+    beyond = {
+        (kind, name): problems
+        for kind, schema in _spec_actions(game).items()
+        for name, prop in schema["properties"].items()
+        if name != "type" and (problems := _bounds_beyond_the_server(prop))
+    }
+    assert beyond == {}
