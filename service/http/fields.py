@@ -7,22 +7,13 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-# Control characters (Cc) would let a name rewrite a terminal or a log line;
-# lone surrogates (Cs) cannot be encoded, so they could never be stored.
-_REFUSED = {"Cc", "Cs"}
+from domain.action_forms import REFUSED_CHARACTERS
 
 
 def _printable(value: str) -> None:
-    if any(unicodedata.category(char) in _REFUSED for char in value):
+    # The characters no action may hold either (`domain.action_forms`): control characters and lone surrogates.
+    if any(unicodedata.category(char) in REFUSED_CHARACTERS for char in value):
         raise ValidationError("control characters and lone surrogates are not allowed")
-
-
-def is_text(value: Any, max_length: int) -> bool:
-    """Tell whether `value` is what `Text(max_length=...)` accepts: a string of 1 to `max_length` characters, none Cc or Cs."""
-    if type(value) is not str or not 0 < len(value) <= max_length:
-        return False
-    # Printable strings (nearly all) hold no control character or surrogate; the rest are read character by character.
-    return value.isprintable() or not any(unicodedata.category(char) in _REFUSED for char in value)
 
 
 class Text(fields.String):

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from marshmallow import ValidationError
 
+from domain.action_forms import MAX_INDEX, MAX_ITEMS, MAX_TEXT
 from domain.errors import RuleError
 from domain.games import RULES
-from service.http.actions import MAX_INDEX, MAX_ITEMS, MAX_TEXT, load_action
+from service.http.actions import load_action
 from tests.support.openapi import SPEC
 
 SCHEMAS = SPEC["components"]["schemas"]
