@@ -19,11 +19,11 @@ moves a second.
 Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_bot_load [--seconds 60] [--games 20]
 [--table animals-on-board:4] [--workers 2]
 
-Measured on the 2-core machine shared with other runs (load average 9 to 16 throughout), 60 s:
-with 20 games, the bot turns' median 60-101 ms, p95 339-344 ms, all-bot events 2-3 a second;
-with none (30 s), median 32 ms, p95 220 ms. The machine's own load alone broke the target, so
-these say only that the all-bot games added about 120 ms to the p95: a worker that has begun an
-mcts move (a few tenths of a second) finishes it before it takes the human game's step.
+Measured on the quiet 2-core machine (load average under 2.5), 60 s, 20 games: animals-on-board:4,
+4,115 bot turns, median 3 ms, p95 72 ms, max 161 ms; zop-zoo:6, 10,219 bot turns, median 3 ms,
+p95 6 ms, max 164 ms. A worker that has begun an mcts move finishes it before it takes the human
+game's step, which is what the tail is made of. On a machine loaded by other runs (load average
+9 to 16) the p95 was 339-344 ms, 220 ms of it the machine's own load (30 s with no all-bot games).
 """
 
 from __future__ import annotations

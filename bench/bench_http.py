@@ -96,23 +96,43 @@ class Client:
         response = self.conn.getresponse()
         return response.status, json.loads(response.read() or b"{}")
 
-    def play(self, game: str, seats: int, deadline: float, moves: int | None = None) -> None:
-        """Play a new game until it ends, the deadline passes or this client has posted `moves` moves."""
+    def new_table(self, game: str, seats: int) -> tuple[str, list[str]] | None:
+        """Create a game of `seats` named seats; return its id and their tokens (None, counted, if refused)."""
         status, created = self.call(
             "POST", "/games", {"game": game, "seats": [{"name": f"p{i}"} for i in range(seats)]}
         )
         if status != 201:
             self.errors += 1
+            return None
+        return created["id"], [seat["token"] for seat in created["seats"]]
+
+    def read_view(self, game_id: str, token: str) -> dict:
+        """Read a seat's view, timed among the GETs."""
+        start = time.perf_counter()
+        _, view = self.call("GET", f"/games/{game_id}", token=token)
+        self.gets.append(time.perf_counter() - start)
+        return view
+
+    def post_first_legal(self, game_id: str, token: str, view: dict, query: str = "") -> tuple[int, dict]:
+        """Post the first of a view's legal actions at its version, timed among the POSTs (a 5xx counted)."""
+        body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
+        start = time.perf_counter()
+        status, answer = self.call("POST", f"/games/{game_id}/actions{query}", body, token=token)
+        self.posts.append(time.perf_counter() - start)
+        self.errors += status >= 500
+        return status, answer
+
+    def play(self, game: str, seats: int, deadline: float, moves: int | None = None) -> None:
+        """Play a new game until it ends, the deadline passes or this client has posted `moves` moves."""
+        table = self.new_table(game, seats)
+        if table is None:
             return
-        tokens = [seat["token"] for seat in created["seats"]]
-        game_id = created["id"]
+        game_id, tokens = table
         # Each move is a GET of the view of the seat whose turn it likely is (the next seat,
         # as in most turns of every game here), then a POST; a wrong guess costs a second GET.
         seat = 0
         while time.monotonic() < deadline and (moves is None or len(self.posts) < moves):
-            start = time.perf_counter()
-            status, view = self.call("GET", f"/games/{game_id}", token=tokens[seat])
-            self.gets.append(time.perf_counter() - start)
+            view = self.read_view(game_id, tokens[seat])
             if view.get("status") == "finished":
                 return
             if not view.get("to_act"):
@@ -121,12 +141,7 @@ class Client:
             if seat not in view["to_act"] or not view.get("legal_actions"):
                 seat = view["to_act"][0]
                 continue
-            body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
-            start = time.perf_counter()
-            status, _ = self.call("POST", f"/games/{game_id}/actions", body, token=tokens[seat])
-            self.posts.append(time.perf_counter() - start)
-            if status >= 500:
-                self.errors += 1
+            self.post_first_legal(game_id, tokens[seat], view)
             seat = (seat + 1) % seats
 
 
@@ -148,10 +163,15 @@ def total_cpu_times(pids: Sequence[int]) -> tuple[float, float]:
 
 
 def run_level(
-    port: int, cpu_pids: Sequence[int], clients: int, seconds: float, games: Sequence[tuple[str, int]] = GAMES
+    port: int,
+    cpu_pids: Sequence[int],
+    clients: int,
+    seconds: float,
+    games: Sequence[tuple[str, int]] = GAMES,
+    client: type[Client] = Client,
 ) -> dict[str, float]:
-    """Play `games` in turn over `clients` connections for `seconds`; CPU is that of the `cpu_pids` trees."""
-    players = [Client(port) for _ in range(clients)]
+    """Play `games` in turn over `clients` connections (of `client`) for `seconds`; CPU is the `cpu_pids` trees'."""
+    players = [client(port) for _ in range(clients)]
     deadline = time.monotonic() + seconds
 
     def loop(index: int, client: Client) -> None:

@@ -7,7 +7,10 @@ measured), played by its Node load client over socket.io, every seat on a
 socket of its own. Menagerie serves as `menagerie serve` does
 (`--server`, `--workers`), with one `menagerie worker`, store and RQ on a
 redis-server of its own that syncs its append-only file on every write
-(`appendfsync always`), played by bench_http's client on Blöde Kuh only.
+(`appendfsync always`), played on Blöde Kuh only by `bench.table_client`: one
+request a move, the action's answer holding the mover's view, and a seat's view
+read only when that seat must act and holds an older one (its wait for its
+turn: the other seats moved since its last answer).
 
 Both systems run throughout; at each client level each is measured in turn,
 back to back, boardgame.io first in the odd repeats and Menagerie first in the
@@ -20,21 +23,32 @@ even ones, so that drift in what else the machine does falls on both alike.
   Menagerie's POST, boardgame.io's `update` (a deal is inside boardgame.io's
   move and a worker's step in Menagerie's, counted in the CPU, not as a move).
 - p50/p99: a move's latency. boardgame.io: from sending the move to the mover's
-  socket holding the new state. Menagerie: the POST (its client then GETs the
-  view it needs before it moves again, about one a move; their CPU is counted).
+  socket holding the new state. Menagerie: the POST, whose answer holds the
+  mover's new view (the reads of the next mover's view, GETs/move, about one a
+  move since one client plays all four seats, are counted in the CPU).
 - The window: each level plays new games for --seconds; creating and joining
   them is inside it on both sides. boardgame.io's client connects its sockets
   (four a client) before the window and closes them after it.
 - client CPU ms a move: the load generator's own, for scale: it shares the
   cores with the systems measured.
+- load: the machine's 1-minute load average as the level ended (and all three
+  at the start, in the first line): figures taken beside other work are not
+  comparable with a quiet machine's.
 
 Not alike: boardgame.io pushes every move to all four seats' sockets (four
 `playerView`s and four messages a move, most of its CPU); Menagerie's client
-reads one view a move, the acting seat's, so what the other three seats would
+reads about one view a move, the next mover's, so what the other seats would
 pay to learn of the move is not in its figure. Under contention the scheduler
 shares the cores by thread, so Menagerie's several processes get more of them
 than boardgame.io's one Node thread: moves/s and latencies on a busy machine
 lean Menagerie's way; CPU a move leans less.
+
+Figures, means of 2 runs of `--clients 1,4,16 --seconds 10 --repeats 2` on the
+2-core machine at a load average of 15 to 18 (other work beside it), CPU ms a
+move boardgame.io / Menagerie (ratio), moves/s, p99: 1 client 0.40 / 1.90
+(4.70), 1,262 / 186, 5.1 / 27.1 ms; 4 clients 0.39 / 1.83 (4.65), 1,200 / 358,
+23.0 / 40.6 ms; 16 clients 0.41 / 1.64 (4.02), 359 / 317, 462.7 / 224.0 ms;
+Menagerie read 0.85 to 0.94 views a move.
 
 Run: .venv/bin/python -m bench.bench_peer [--clients 1,4,16] [--seconds 10] [--repeats 2] [--workers 2]
 """
@@ -57,6 +71,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bench_http import ROOT, Serving, cpu_times, run_level, serving, stop, total_cpu_times
+from bench.table_client import TableClient
 from tests.support.processes import OwnRedis, free_port
 
 PEER = ROOT / "bench" / "peers" / "boardgameio"
@@ -78,6 +93,10 @@ class Row:
     cpu_ms_per_move: float
     client_cpu_ms_per_move: float
     errors: int
+    # Menagerie's view reads a move (a seat's wait for its turn; none after its own move); boardgame.io: none.
+    gets_per_move: float = 0.0
+    # The machine's 1-minute load average as the level ended: what else ran beside the two systems.
+    load: float = 0.0
 
 
 def install_peer() -> bool:
@@ -167,6 +186,7 @@ def measure_boardgameio(port: int, pid: int, clients: int, seconds: float) -> Ro
         cpu_ms_per_move=1000 * cpu / moves if moves else 0.0,
         client_cpu_ms_per_move=1000 * client_cpu / moves if moves else 0.0,
         errors=result["errors"],
+        load=os.getloadavg()[0],
     )
 
 
@@ -174,7 +194,7 @@ def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds:
     pids = [menagerie.server_pid, menagerie.worker_pid, redis_pid]
     # This process does nothing but play the clients meanwhile: its CPU is theirs.
     client_before = time.process_time()
-    r = run_level(menagerie.port, pids, clients, seconds, games=MENAGERIE_GAMES)
+    r = run_level(menagerie.port, pids, clients, seconds, games=MENAGERIE_GAMES, client=TableClient)
     client_cpu = time.process_time() - client_before
     moves = int(r["moves"])
     return Row(
@@ -187,19 +207,22 @@ def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds:
         cpu_ms_per_move=r["cpu_ms_per_move"],
         client_cpu_ms_per_move=1000 * client_cpu / moves if moves else 0.0,
         errors=int(r["errors"]),
+        gets_per_move=r["gets_per_move"],
+        load=os.getloadavg()[0],
     )
 
 
 HEADER = (
     f"{'run':>3} {'system':>12} {'clients':>7} {'moves':>6} {'moves/s':>8} {'p50':>8} {'p99':>8}"
-    f" {'CPU ms/move':>11} {'client ms/move':>14} {'errors':>6}"
+    f" {'CPU ms/move':>11} {'client ms/move':>14} {'errors':>6} {'GETs/move':>9} {'load':>5}"
 )
 
 
 def show(label: str, row: Row) -> None:
     print(
         f"{label:>3} {row.system:>12} {row.clients:>7} {row.moves:>6} {row.moves_s:>8.0f} {row.p50_ms:>6.1f}ms"
-        f" {row.p99_ms:>6.1f}ms {row.cpu_ms_per_move:>11.2f} {row.client_cpu_ms_per_move:>14.2f} {row.errors:>6}",
+        f" {row.p99_ms:>6.1f}ms {row.cpu_ms_per_move:>11.2f} {row.client_cpu_ms_per_move:>14.2f} {row.errors:>6}"
+        f" {row.gets_per_move:>9.2f} {row.load:>5.1f}",
         flush=True,
     )
 
@@ -228,6 +251,8 @@ def mean_row(rows: list[Row]) -> Row:
         cpu_ms_per_move=statistics.fmean(r.cpu_ms_per_move for r in rows),
         client_cpu_ms_per_move=statistics.fmean(r.client_cpu_ms_per_move for r in rows),
         errors=sum(r.errors for r in rows),
+        gets_per_move=statistics.fmean(r.gets_per_move for r in rows),
+        load=statistics.fmean(r.load for r in rows),
     )
 
 
@@ -267,8 +292,10 @@ def main() -> int:
                 print(
                     f"boardgame.io 0.50 (in memory) on 127.0.0.1:{peer_port}; Menagerie: {args.server}"
                     f" -w {args.workers}, one worker, redis-server appendfsync always on {redis.url};"
-                    f" {args.seconds:g} s a level; {os.cpu_count()} CPUs"
+                    f" {args.seconds:g} s a level; {os.cpu_count()} CPUs;"
+                    f" load average {' '.join(f'{n:.2f}' for n in os.getloadavg())} at the start"
                 )
+                print("command: .venv/bin/python -m bench.bench_peer " + " ".join(sys.argv[1:]))
                 print(HEADER)
                 for run in range(1, args.repeats + 1):
                     order = [BOARDGAMEIO, MENAGERIE] if run % 2 else [MENAGERIE, BOARDGAMEIO]

@@ -23,7 +23,7 @@ Server time and command ids are not re-derived: the rules do not read them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,15 +73,18 @@ CHECKS = (
 )
 
 
-def audit(raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
-    """Audit a finished game's whole log, given as stored."""
+def audit(raw_events: Iterable[Mapping[str, Any]], progress: Callable[[int], None] | None = None) -> AuditReport:
+    """Audit a finished game's whole log, given as stored.
+
+    `progress`, if given, is told after each re-executed batch how many events are checked.
+    """
     raw = list(raw_events)
     try:
         _check_chain(raw)
         events = [RecordedEvent.from_dict(event) for event in raw]
         seed = _check_seed(events)
         _check_commitments(raw, seed)
-        _reexecute(events, seed)
+        _reexecute(events, seed, progress)
     except _Failure as failure:
         return AuditReport(False, len(raw), failure.seq, failure.reason)
     return AuditReport(True, len(raw), checks=CHECKS)
@@ -210,7 +213,7 @@ def _check_seed(events: list[RecordedEvent]) -> str:
     return seed
 
 
-def _reexecute(events: list[RecordedEvent], seed: str) -> None:
+def _reexecute(events: list[RecordedEvent], seed: str, progress: Callable[[int], None] | None = None) -> None:
     game = blank()
     for batch in _batches(events):
         first = batch[0]
@@ -241,6 +244,8 @@ def _reexecute(events: list[RecordedEvent], seed: str) -> None:
             raise _Failure(at, f"the command gives {len(derived)} events, the log holds {len(recorded)}")
         for event in batch:
             game = evolve(game, event)
+        if progress is not None:
+            progress(batch[-1].seq)
     if game.status != FINISHED:
         raise _Failure(events[-1].seq, "the rules do not end the game where the log does")
 

@@ -6,7 +6,9 @@ Generate the client first (README, "Write a bot"), then:
 
 It takes a seat (creates a game, or joins one), reads its view, posts one of
 its legal actions when it may act and otherwise waits on the game's live
-stream (`GET /games/{id}/stream`, Server-Sent Events) for the next event. It
+stream (`GET /games/{id}/stream`, Server-Sent Events) for the next event.
+A move is one request: the action's answer holds the seat's view after it,
+so the bot reads the game again only when others have moved. It
 keeps the hash of every event the server acknowledged to it (its receipts)
 in a file, and once the game is over checks them against the published log:
 a history published later that differs from what the bot was told would not
@@ -90,11 +92,8 @@ def take_seat(args: argparse.Namespace, public: Client) -> tuple[str, str] | Non
 
 def play(game_id: str, me: AuthenticatedClient, rng: random.Random, receipts: Path) -> GameView | None:
     """Play the seat to the end of the game; append a receipt for every acknowledged event; return the last view."""
-    view = get_game.sync(game_id, client=me)
-    if not isinstance(view, GameView):
-        print(f"could not read the game: {view}", file=sys.stderr)
-        return None
-    if view.status == Status.FINISHED:
+    view = read_view(game_id, me)
+    if view is None or view.status == Status.FINISHED:
         return view
     # One stream for the whole game, from the version this view shows: it closes after GameEnded.
     path = f"/games/{game_id}/stream"
@@ -103,26 +102,47 @@ def play(game_id: str, me: AuthenticatedClient, rng: random.Random, receipts: Pa
             print(f"could not open the stream: {live.status_code} {live.read()!r}", file=sys.stderr)
             return None
         versions = event_versions(live.iter_lines())
-        while view.status != Status.FINISHED:
+        while view is not None and view.status != Status.FINISHED:
             if view.legal_actions:
-                # One action, posted verbatim; expected_version makes a stale decision a 409, not a wrong move.
-                body = PostAction(action=pick(view, rng), expected_version=view.version)
-                answer = post_action.sync_detailed(game_id, client=me, body=body, idempotency_key=new_key())
-                if isinstance(answer.parsed, ActionResult):
-                    with receipts.open("a") as kept:
-                        for event in answer.parsed.events:
-                            kept.write(json.dumps({"seq": event.seq, "hash": event.hash_}) + "\n")
-                elif answer.status_code != 409:  # 409: the game moved on first; read it again
-                    print(f"refused: {answer.parsed}", file=sys.stderr)
-                    return None
+                view = move(game_id, me, view, rng, receipts)
             else:
-                # Not this seat's turn: wait for the first event this view does not show yet
-                # (or for the stream's end, after GameEnded; the view read next says so).
-                next((v for v in versions if v > view.version), None)
-            view = get_game.sync(game_id, client=me)
-            if not isinstance(view, GameView):
-                print(f"could not read the game: {view}", file=sys.stderr)
-                return None
+                view = wait_for_turn(game_id, me, view, versions)
+    return view
+
+
+def move(game_id: str, me: AuthenticatedClient, view: GameView, rng: random.Random, receipts: Path) -> GameView | None:
+    """Post one action and return the view it leaves this seat with: one request a move."""
+    # One action, posted verbatim; expected_version makes a stale decision a 409, not a wrong move.
+    body = PostAction(action=pick(view, rng), expected_version=view.version)
+    # view=True: the answer holds this seat's view after the move, so no GET follows it.
+    answer = post_action.sync_detailed(game_id, client=me, body=body, idempotency_key=new_key(), view=True)
+    if answer.status_code == 409:  # the game moved on first: read it again
+        return read_view(game_id, me)
+    if not isinstance(answer.parsed, ActionResult) or not isinstance(answer.parsed.view, GameView):
+        print(f"refused: {answer.parsed}", file=sys.stderr)
+        return None
+    with receipts.open("a") as kept:
+        for event in answer.parsed.events:
+            kept.write(json.dumps({"seq": event.seq, "hash": event.hash_}) + "\n")
+    # The answer holds this seat's view right after the move: no GET to learn where it stands.
+    return answer.parsed.view
+
+
+def wait_for_turn(game_id: str, me: AuthenticatedClient, view: GameView, versions: Iterator[int]) -> GameView | None:
+    """Not this seat's turn: wait on the stream for the first event `view` does not show, then read the view.
+
+    The stream's end (after GameEnded) ends the wait too; the view read next says so.
+    """
+    next((v for v in versions if v > view.version), None)
+    return read_view(game_id, me)
+
+
+def read_view(game_id: str, me: AuthenticatedClient) -> GameView | None:
+    """Return this seat's view now (None, said on stderr, if it cannot be read)."""
+    view = get_game.sync(game_id, client=me)
+    if not isinstance(view, GameView):
+        print(f"could not read the game: {view}", file=sys.stderr)
+        return None
     return view
 
 

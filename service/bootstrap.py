@@ -12,12 +12,13 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from redis import Redis
 from rq import Queue
 
 from domain.game import Game
+from service.adapters.audit_jobs import AuditRecords, AuditThread
 from service.adapters.cache import GameRepository
 from service.adapters.connections import ConfigError, StoreRedis, connect, rq_url, timeouts
 from service.adapters.due import DueIndex
@@ -25,6 +26,7 @@ from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
 from service.adapters.store import MAX_BLOCK_MS, EventStore
 from service.application.archive import ArchiveService
+from service.application.audits import AuditService
 from service.application.games import GameService
 from service.application.ratings import RatingService
 from service.application.seat_logs import SeatLogs
@@ -55,16 +57,15 @@ class Services:
     step_timeout_s: int = 30
     # RQ's plain Redis: the store's own, unless that is a cluster (None: no RQ, jobs run in-process).
     queue_redis: Redis | None = None
+    audits: AuditService = field(kw_only=True)
+    # Bundles, audits and listings of tournaments, read through the tournament service's cache.
+    tournament_files: TournamentFiles = field(kw_only=True)
 
     def rq(self) -> Redis:
         """Return RQ's Redis connection."""
         if self.queue_redis is None:
             raise ConfigError("the store is a Redis Cluster and no plain Redis was given for RQ (RQ_REDIS_URL)")
         return self.queue_redis
-
-    def tournament_files(self) -> TournamentFiles:
-        """Return the tournaments' bundles, audits and listings, read through the tournament service's cache."""
-        return TournamentFiles(self.tournaments.load, self.store, self.repository, self.tournaments.index)
 
     def steward(self) -> Steward:
         """Return a steward of these services' due index; a claim lasts one step timeout."""
@@ -74,8 +75,10 @@ class Services:
 # The background jobs, by name. Each is idempotent (RQ delivers at least once).
 JOBS: dict[str, Callable[..., object]] = {
     "step": lambda services, game_id, version: services.games.step(game_id, version),
-    "rate": lambda services, game_id: services.ratings.rate_game(game_id),
+    # A finished game's follow-up: rate it, then pack its stream (less memory, the same events).
+    "rate": lambda services, game_id: (services.ratings.rate_game(game_id), services.archive.pack(game_id)),
     "advance": lambda services, tournament_id: services.tournaments.advance(tournament_id),
+    "audit": lambda services, audit_id: services.audits.run(audit_id),
 }
 
 
@@ -141,7 +144,13 @@ def build(
     )
     ratings = RatingService(store, repository)
     tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
-    archive = ArchiveService(store, directory, repository)
+    archive = ArchiveService(store, directory, repository, held=tournaments.holds)
+    # The embedded server audits on a thread of its own, so that a long audit never holds up bot turns.
+    audit_jobs = (
+        AuditThread(lambda audit_id: JOBS["audit"](services, audit_id)) if inline_jobs and background_jobs else jobs
+    )
+    tournament_files = TournamentFiles(tournaments.load, store, repository, tournaments.index)
+    audits = AuditService(AuditRecords(redis, prefix), repository, store, tournament_files, archive, audit_jobs)
     services = Services(
         redis,
         prefix,
@@ -157,6 +166,8 @@ def build(
         DueIndex(redis, store.due_keys),
         step_timeout_s,
         queue_redis,
+        audits=audits,
+        tournament_files=tournament_files,
     )
     return services
 

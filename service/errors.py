@@ -116,6 +116,15 @@ class TournamentNotFound(NotFound):
         super().__init__(f"no tournament with id {tournament_id!r}")
 
 
+class AuditNotFound(NotFound):
+    """No audit has that id, or its record is no longer kept (a result is kept 24 hours)."""
+
+    code = "audit_not_found"
+
+    def __init__(self, audit_id: str) -> None:
+        super().__init__(f"no audit with id {audit_id!r} (never asked for, or no longer kept)")
+
+
 class GameTypeNotFound(NotFound):
     """A path names a game type that does not exist."""
 

@@ -32,3 +32,8 @@ def rate_game(game_id: str, prefix: str = "menagerie") -> object:
 def advance_tournament(tournament_id: str, prefix: str = "menagerie") -> object:
     """Record finished games of a tournament's round and start the next round or finish."""
     return run_job(_connection(), prefix, "advance", tournament_id)
+
+
+def audit(audit_id: str, prefix: str = "menagerie") -> object:
+    """Run an audit that was too long for its request, writing its progress and result into its record."""
+    return run_job(_connection(), prefix, "audit", audit_id)

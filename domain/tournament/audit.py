@@ -28,7 +28,7 @@ recomputes ratings from games.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,8 +83,11 @@ class _Failure(Exception):
         self.seq, self.reason, self.game_id = seq, reason, game_id
 
 
-def audit_bundle(bundle: Bundle) -> TournamentAuditReport:
-    """Audit a tournament bundle; see the module docstring."""
+def audit_bundle(bundle: Bundle, progress: Callable[[int], None] | None = None) -> TournamentAuditReport:
+    """Audit a tournament bundle; see the module docstring.
+
+    `progress`, if given, is told after each recorded game's audit how many games are audited.
+    """
     raw = bundle.events
     try:
         broken = chain_failure(raw)
@@ -92,7 +95,7 @@ def audit_bundle(bundle: Bundle) -> TournamentAuditReport:
             raise _Failure(*broken)
         events = [RecordedEvent.from_dict(event) for event in raw]
         seed = _check_seed(events)
-        used = _reexecute(events, seed, bundle.games)
+        used = _reexecute(events, seed, bundle.games, progress)
         extra = sorted(set(bundle.games) - used)
         if extra:
             raise _Failure(
@@ -115,7 +118,12 @@ def _check_seed(events: list[RecordedEvent]) -> str:
     return seed
 
 
-def _reexecute(events: list[RecordedEvent], seed: str, games: Mapping[str, GameFile]) -> set[str]:
+def _reexecute(
+    events: list[RecordedEvent],
+    seed: str,
+    games: Mapping[str, GameFile],
+    progress: Callable[[int], None] | None = None,
+) -> set[str]:
     """Re-decide every batch; check linked and recorded games on the way; return the games used."""
     tournament, used = Tournament(), set()
     for batch in batches(events):
@@ -136,6 +144,8 @@ def _reexecute(events: list[RecordedEvent], seed: str, games: Mapping[str, GameF
                 expected = f"{want.type} {_brief(_normal(want.data))}" if want else "nothing"
                 raise _Failure(event.seq, f"{event.type} differs from what the documented rules give ({expected})")
             used |= _check_games(tournament, event, seed, games)
+            if progress is not None and event.type == "ResultRecorded":
+                progress(len(used))
             tournament = evolve(tournament, event)
         if len(derived) > len(batch):
             raise _Failure(batch[-1].seq, f"the command gives {len(derived)} events, the stream holds {len(batch)}")

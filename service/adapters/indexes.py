@@ -9,7 +9,7 @@ that no event holds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from service.adapters.connections import StoreRedis
@@ -59,6 +59,18 @@ class Directory:
     def remove_game(self, game_id: str) -> None:
         """Unlist a game (after it has been archived)."""
         self.redis.zrem(f"{self.prefix}:games", game_id)
+
+    def created_before(self, created: float, page: int) -> Iterator[list[str]]:
+        """Yield the ids of the games listed as created before `created`, oldest first, `page` at a time."""
+        offset = 0
+        while True:
+            ids = [
+                text(m) for m in self.redis.zrangebyscore(f"{self.prefix}:games", "-inf", f"({created}", offset, page)
+            ]
+            if not ids:
+                return
+            yield ids
+            offset += len(ids)
 
     def recent_games(self, limit: int, below: int = 0) -> tuple[list[str], int]:
         """Return a page of game ids, newest first, and how many older games are left (see `newest_first`)."""

@@ -53,6 +53,15 @@ def advance_job_id(prefix: str, tournament_id: str, reason: str) -> str:
     return f"{prefix}-tournament-{tournament_id}-{reason}"
 
 
+def audit_job_id(prefix: str, audit_id: str, run: int) -> str:
+    """Return the id of an audit's job: each start of the audit (`run`) is a job of its own."""
+    return f"{prefix}-{audit_id}-{run}"
+
+
+# An audit of a few thousand games takes minutes; a job past this is stopped (its record then stalls).
+AUDIT_TIMEOUT_S = 3600
+
+
 class RQJobs:
     """Enqueue jobs on the key prefix's RQ queue, with deterministic ids and retries.
 
@@ -85,6 +94,11 @@ class RQJobs:
         """Enqueue a tournament step."""
         job_id = advance_job_id(self.prefix, tournament_id, reason)
         self._enqueue("workers.jobs.advance_tournament", (tournament_id,), job_id)
+
+    def audit(self, audit_id: str, run: int) -> None:
+        """Enqueue an audit's job (the audit's record says what to audit)."""
+        job_id = audit_job_id(self.prefix, audit_id, run)
+        self._enqueue("workers.jobs.audit", (audit_id,), job_id, timeout=AUDIT_TIMEOUT_S)
 
     def _enqueue(
         self,
@@ -138,6 +152,10 @@ class InlineJobs:
     def advance(self, tournament_id: str, reason: str) -> None:
         """Step the tournament now, or after the job in hand."""
         self._submit(("advance", tournament_id), "advance", (tournament_id,))
+
+    def audit(self, audit_id: str, run: int) -> None:
+        """Run the audit now, or after the job in hand."""
+        self._submit(("audit", audit_id, run), "audit", (audit_id,))
 
     def _submit(self, key: Hashable, name: str, args: tuple[object, ...]) -> None:
         pending: dict[Hashable, tuple[str, tuple[object, ...]]] | None = getattr(self._local, "pending", None)

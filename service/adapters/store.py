@@ -7,7 +7,12 @@ they live on one shard and the script may touch them together:
   version is the last entry's id and never drifts from the stream itself;
 - `<prefix>:{<id>}:idem:<sha256 of the key>` — an idempotency key's first
   result, kept for `IDEMPOTENCY_TTL_MS` (24 h);
-- `<prefix>:{<id>}:seed` — the secret seed, until the game reveals it.
+- `<prefix>:{<id>}:seed` — the secret seed, until the game reveals it;
+- `<prefix>:{<id>}:packed` — a finished game's stream once packed
+  (`service.adapters.packing`): a hash of its `version`, `seed`, `ended` (the
+  time of its last event) and `events` (the pack). Packing replaces the
+  stream and the seed key in one script; every read falls back to the pack,
+  so a reader never tells the two apart.
 
 An idempotent create's first record (the game's id, its tokens and seed) is
 kept under `<prefix>:create:<sha256 of the key>` for as long: the game's id
@@ -22,7 +27,7 @@ step. On a single Redis it is one key, `<prefix>:due`; on Redis Cluster it is
 sharded so that each game's shard shares the game's slot
 (`service.adapters.slots`), and the script still touches one slot.
 
-The stream is never trimmed: trimming deletes history.
+The stream is never trimmed: trimming deletes history. Packing keeps all of it.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import orjson
 
 from domain.canonical import canonical_bytes
 from domain.events import RecordedEvent
+from service.adapters import packing
 from service.adapters.connections import StoreRedis, is_cluster
 from service.adapters.slots import DueKeys, aggregate_key
 from service.errors import VersionConflict
@@ -72,6 +78,19 @@ end
 return {'ok', tostring(version + #ARGV - 5)}
 """
 
+# Replace a finished game's stream and seed with its pack, if the stream is still at the version packed.
+# KEYS: the stream, the pack, then the keys a packed game no longer needs. ARGV: version, seed, ended, pack.
+_PACK = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last == 0 then return 'missing' end
+if tonumber(string.match(last[1][1], '^(%d+)-')) ~= tonumber(ARGV[1]) then return 'moved' end
+redis.call('HSET', KEYS[2], 'version', ARGV[1], 'seed', ARGV[2], 'ended', ARGV[3], 'events', ARGV[4])
+for i = 3, #KEYS do redis.call('DEL', KEYS[i]) end
+redis.call('DEL', KEYS[1])
+return 'packed'
+"""
+# What packing removes beside the stream: the seed (in the pack now), a snapshot, the keys of older versions.
+_UNPACKED = ("seed", "snapshot", "idem", "created")
 
 # A due mark: nothing is due (unmark the game), or a delay in ms after which
 # the game's next step is overdue. None leaves the due index alone.
@@ -104,6 +123,7 @@ class EventStore:
         # The due index: game id -> the time (ms) after which its next step is overdue.
         self.due_keys = DueKeys(prefix, sharded=is_cluster(redis))
         self._append = redis.register_script(_APPEND)
+        self._pack = redis.register_script(_PACK)
 
     def _key(self, game_id: str, name: str) -> str:
         return aggregate_key(self.prefix, game_id, name)
@@ -169,9 +189,7 @@ class EventStore:
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[RecordedEvent]:
         """Return the events after version `after` (up to `upto`, inclusive), in order."""
-        end = f"{upto}-0" if upto is not None else "+"
-        entries = self._xrange(game_id, f"({after}-0" if after else "-", end)
-        return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries]
+        return [RecordedEvent.from_dict(orjson.loads(payload)) for payload in self._payloads(game_id, after, upto)]
 
     def read_since(self, game_id: str, version: int) -> list[RecordedEvent] | None:
         """Return the events after `version` (at least 1), or None if the stream no longer holds event `version`.
@@ -180,21 +198,39 @@ class EventStore:
         `XRANGE` that catches a cache up also tells a live stream from a removed one.
         """
         entries = self._xrange(game_id, f"{version}-0", "+")
-        if not entries or text(entries[0][0]) != f"{version}-0":
+        if entries:
+            if text(entries[0][0]) != f"{version}-0":
+                return None
+            return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries[1:]]
+        packed = self.redis.hget(self._key(game_id, "packed"), "version")
+        if packed is None or int(packed) < version:
             return None
-        return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries[1:]]
+        return self.read(game_id, after=version) if int(packed) > version else []
 
     def wait(self, game_id: str, after: int, block_ms: int) -> list[RecordedEvent]:
         """Return the events after version `after`, blocking up to `block_ms` for the first to come (XREAD)."""
         if not 0 <= block_ms <= MAX_BLOCK_MS:
             raise ValueError(f"a wait blocks for 0 to {MAX_BLOCK_MS} ms")
+        if self.redis.exists(self._key(game_id, "packed")):
+            # A packed game has no stream to block on, and nothing more to come.
+            return self.read(game_id, after=after)[:1000]
         reply = self.blocking.xread({self._key(game_id, "events"): f"{after}-0"}, count=1000, block=block_ms)
         entries = cast(list[tuple[Any, list[tuple[bytes, dict[bytes, bytes]]]]], reply or [])
         return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _key, found in entries for _id, fields in found]
 
     def read_raw(self, game_id: str) -> list[dict[str, Any]]:
         """Return every event exactly as stored, before any upcasting (for audits)."""
-        return [orjson.loads(fields[b"e"]) for _id, fields in self._xrange(game_id, "-", "+")]
+        return [orjson.loads(payload) for payload in self._payloads(game_id, 0, None)]
+
+    def _payloads(self, game_id: str, after: int, upto: int | None) -> list[bytes]:
+        """Return the stored bytes of the events after `after` (up to `upto`), from the stream or else the pack."""
+        entries = self._xrange(game_id, f"({after}-0" if after else "-", f"{upto}-0" if upto is not None else "+")
+        if entries:
+            return [fields[b"e"] for _id, fields in entries]
+        blob = self.redis.hget(self._key(game_id, "packed"), "events")
+        if blob is None:
+            return []
+        return list(packing.unpack(blob)[after:upto])
 
     def _xrange(self, game_id: str, start: str, end: str) -> list[tuple[bytes, dict[bytes, bytes]]]:
         return cast(list[tuple[bytes, dict[bytes, bytes]]], self.redis.xrange(self._key(game_id, "events"), start, end))
@@ -202,11 +238,48 @@ class EventStore:
     def version(self, game_id: str) -> int:
         """Return the game's version (0 if it has no stream)."""
         last = self.redis.xrevrange(self._key(game_id, "events"), count=1)
-        return int(text(last[0][0]).split("-")[0]) if last else 0
+        if last:
+            return int(text(last[0][0]).split("-")[0])
+        packed = self.redis.hget(self._key(game_id, "packed"), "version")
+        return int(packed) if packed is not None else 0
 
     def exists(self, game_id: str) -> bool:
-        """Tell whether the game has a stream."""
-        return bool(self.redis.exists(self._key(game_id, "events")))
+        """Tell whether the game has a stream (or its pack)."""
+        return bool(self.redis.exists(self._key(game_id, "events"), self._key(game_id, "packed")))
+
+    def pack(self, game_id: str, version: int, seed: str, ended: str) -> str:
+        """Replace a finished game's stream and seed with its pack: "packed", or "moved"/"missing" (nothing done).
+
+        `version` is the last event's (the game's end); `ended` its time, which the archiver reads.
+        """
+        payloads = [fields[b"e"] for _id, fields in self._xrange(game_id, "-", f"{version}-0")]
+        if len(payloads) != version:
+            return "missing" if not payloads else "moved"
+        keys = [self._key(game_id, name) for name in ("events", "packed", *_UNPACKED)]
+        return text(self._pack(keys=keys, args=[version, seed, ended, packing.pack(seed, payloads)]))
+
+    def is_packed(self, game_id: str) -> bool:
+        """Tell whether the game's stream was packed."""
+        return bool(self.redis.exists(self._key(game_id, "packed")))
+
+    def ended(self, game_ids: Sequence[str]) -> list[str | None]:
+        """Return, for each game, the time of its end; "" for a game in the store still in play, None for one not in it.
+
+        One round trip for the lot (a pipeline; on a cluster, one per node).
+        """
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hget(self._key(game_id, "packed"), "ended")
+            pipe.xrevrange(self._key(game_id, "events"), count=1)
+        replies = pipe.execute()
+        times: list[str | None] = []
+        for packed, last in zip(replies[::2], replies[1::2]):
+            if packed is not None:
+                times.append(text(packed))
+                continue
+            event = orjson.loads(last[0][1][b"e"]) if last else None
+            times.append(None if event is None else event["time"] if event.get("type") == "GameEnded" else "")
+        return times
 
     def prior_result(self, game_id: str, idempotency_key: str) -> Mapping[str, Any] | None:
         """Return the recorded result of an idempotency key's first run, if any."""
@@ -220,6 +293,11 @@ class EventStore:
         raw = self.redis.get(key)
         return cast(Mapping[str, Any], json.loads(raw)) if raw else record
 
+    def creation(self, idempotency_key: str) -> Mapping[str, Any] | None:
+        """Return the kept record of an idempotent create, if its key was used (and has not expired)."""
+        raw = self.redis.get(f"{self.prefix}:create:{_digest(idempotency_key)}")
+        return cast(Mapping[str, Any], json.loads(raw)) if raw else None
+
     def _idempotency_key(self, game_id: str, idempotency_key: str) -> str:
         return self._key(game_id, f"idem:{_digest(idempotency_key)}")
 
@@ -230,14 +308,25 @@ class EventStore:
     def load_seed(self, game_id: str) -> str | None:
         """Return a game's secret seed."""
         raw = self.redis.get(self._key(game_id, "seed"))
+        if raw is None:
+            raw = self.redis.hget(self._key(game_id, "packed"), "seed")
         return text(raw) if raw is not None else None
 
-    def mark_archived(self, game_id: str, where: Mapping[str, Any]) -> None:
-        """Leave a tombstone saying where the game went; written before its keys are deleted."""
-        self.redis.set(self._key(game_id, "archived"), orjson.dumps(dict(where)))
+    def mark_archived(self, game_id: str, where: Mapping[str, Any], listing: Mapping[str, Any] | None = None) -> None:
+        """Leave a tombstone saying where the game went (and its lobby line); written before its keys are deleted."""
+        self.redis.set(self._key(game_id, "archived"), orjson.dumps({**where, "listing": listing or {}}))
 
     def archived(self, game_id: str) -> dict[str, Any] | None:
-        """Return the game's tombstone, if it was archived (read only once its stream is found missing)."""
+        """Return where the game went, if it was archived (read only once its stream is found missing)."""
+        tombstone = self._tombstone(game_id)
+        return {k: v for k, v in tombstone.items() if k != "listing"} if tombstone is not None else None
+
+    def archived_listing(self, game_id: str) -> dict[str, Any] | None:
+        """Return an archived game's line in the lobby, as it was when archived (None if not archived)."""
+        tombstone = self._tombstone(game_id)
+        return cast(dict[str, Any], tombstone.get("listing") or {}) if tombstone is not None else None
+
+    def _tombstone(self, game_id: str) -> dict[str, Any] | None:
         raw = self.redis.get(self._key(game_id, "archived"))
         return cast(dict[str, Any], orjson.loads(raw)) if raw is not None else None
 
@@ -248,7 +337,7 @@ class EventStore:
     def delete(self, game_id: str) -> None:
         """Remove every key of a game (after it has been archived)."""
         # Idempotency records expire by themselves; `idem` and `created` are where games stored them before.
-        self.redis.delete(*(self._key(game_id, name) for name in ("events", "seed", "idem", "created")))
+        self.redis.delete(*(self._key(game_id, name) for name in ("events", "packed", *_UNPACKED)))
         due_key = self.due_keys.of(game_id)
         if due_key is not None:
             self.redis.zrem(due_key, game_id)

@@ -156,6 +156,11 @@ class GameService:
         self._settle(outcome)
         return outcome.after, tokens
 
+    def created_under(self, idempotency_key: str) -> bool:
+        """Tell whether a create under this key has already made its game (a retry of it then creates nothing)."""
+        record = self.store.creation(idempotency_key)
+        return record is not None and self.store.exists(record["id"])
+
     def join(
         self, game_id: str, name: str, entropy: str | None = None, idempotency_key: str | None = None
     ) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from projections.tournament import tournament_summary
 from service.adapters.cache import GameRepository
 from service.adapters.indexes import TournamentIndex
 from service.adapters.store import EventStore
-from service.errors import TournamentInPlay, TournamentNotFound
+from service.application.archive import archived_game_file
+from service.errors import GameArchived, TournamentInPlay, TournamentNotFound
 
 # A listing reads at most this many tournaments per page, so a filter that
 # matches little cannot turn one request into a scan of every tournament.
@@ -56,7 +57,11 @@ class TournamentFiles:
 
     def _games(self, game_ids: list[str]) -> Iterator[GameFile]:
         for game_id in game_ids:
-            game = self.repository.load(game_id)
+            try:
+                game = self.repository.load(game_id)
+            except GameArchived as gone:
+                yield archived_game_file(gone)  # archived once the tournament was over: its file is its export
+                continue
             if game.status == GAME_FINISHED:  # every recorded game is; never export one in play
                 yield GameFile(header(game, redacted=False), self.store.read_raw(game_id))
 

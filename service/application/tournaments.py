@@ -36,7 +36,7 @@ from domain.game import Game
 from domain.tournament import decide, replay
 from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
 from domain.tournament.seeding import table_secret
-from domain.tournament.state import ACTIVE, Table, Tournament
+from domain.tournament.state import ACTIVE, FINISHED, Table, Tournament
 from projections.tournament import tournament_view
 from service.adapters.cache import AggregateCache, GameRepository
 from service.adapters.indexes import TournamentIndex
@@ -244,6 +244,16 @@ class TournamentService:
         tournament_id = self.index.tournament_of(game.id)
         if tournament_id is not None:
             self.jobs.advance(tournament_id, game.id)
+
+    def holds(self, game_id: str) -> bool:
+        """Tell whether a game's tournament is still in play (it must find the game's result in the store)."""
+        tournament_id = self.index.tournament_of(game_id)
+        if tournament_id is None:
+            return False
+        try:
+            return self.load(tournament_id).status != FINISHED
+        except TournamentNotFound:
+            return False  # its tournament is gone: nothing waits on the game
 
     def check(self, tournament: Tournament) -> Tournament:
         """Ask for a step if the tournament waits on one; return it as this process last saw it."""

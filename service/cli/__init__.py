@@ -53,6 +53,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _worker() -> int:
     from service.adapters.connections import rq_url
+    from service.application.archive_duty import duty_from_env
     from service.bootstrap import build_from_urls, serve_jobs
     from service.cli.supervise import WORKER_TTL_S, run_worker
 
@@ -65,6 +66,9 @@ def _worker() -> int:
     # The steward takes the steps no job took (a crash between an append and
     # its enqueue, a killed worker); it waits out outages by itself.
     services.steward().start()
+    archiver = duty_from_env(services.archive, services.redis, prefix, os.environ)
+    if archiver is not None:  # off unless the operator turns it on (docs/operators.md, "Finished games")
+        archiver.start()
     return run_worker(services.rq(), services.prefix)
 
 

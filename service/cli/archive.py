@@ -1,4 +1,9 @@
-"""`menagerie audit | import | archive | replay`: whole games as files."""
+"""`menagerie audit | import | archive | replay`: whole games as files.
+
+`menagerie archive --finished-before DAYS` is the archiver an operator runs on
+a schedule (cron, a systemd timer): safe to interrupt, and the next run
+finishes what it left (`ArchiveService.archive_finished`).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from domain.audit import audit_export, check_receipts, identity
@@ -32,9 +38,20 @@ def add_parsers(commands: Any) -> None:
     )
     load = commands.add_parser("import", help="load an exported finished game into the store at REDIS_URL")
     load.add_argument("file")
-    keep = commands.add_parser("archive", help="export a finished game from REDIS_URL to FILE, then remove its stream")
-    keep.add_argument("game_id")
-    keep.add_argument("file")
+    keep = commands.add_parser(
+        "archive",
+        help="move finished games from REDIS_URL to files: one GAME_ID to FILE, or every game that ended"
+        " --finished-before DAYS days ago to --to DIR",
+    )
+    keep.add_argument("game_id", nargs="?")
+    keep.add_argument("file", nargs="?")
+    keep.add_argument("--finished-before", type=float, metavar="DAYS", help="archive every game that ended DAYS ago")
+    keep.add_argument(
+        "--to",
+        default=os.environ.get("MENAGERIE_ARCHIVE_DIR", "archive"),
+        metavar="DIR",
+        help="where --finished-before writes its files, <id>.ndjson (default: $MENAGERIE_ARCHIVE_DIR or ./archive)",
+    )
     show = commands.add_parser("replay", help="print a view of an exported game after event N, offline")
     show.add_argument("file")
     show.add_argument("--at", type=int, default=None, help="event number (default: the last)")
@@ -51,12 +68,12 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "import":
             return _import(args.file)
         if args.command == "archive":
-            return _archive(args.game_id, args.file)
+            return _archive_command(args)
     except ExportFormatError as error:
         print(f"{args.file}: {error.message}", file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"{args.file}: {error.strerror}", file=sys.stderr)
+        print(f"{error.filename or args.file}: {error.strerror}", file=sys.stderr)
         return 2
     return 2
 
@@ -146,5 +163,26 @@ def _archive(game_id: str, path: str) -> int:
     except (DomainError, ServiceError) as error:
         print(f"{game_id}: {error.message}", file=sys.stderr)
         return 1
-    print(f"archived {game_id} to {path} ({lines} lines); its stream is removed")
+    print(f"archived {game_id} to {path} ({lines} lines); its keys are removed, its tombstone stays")
     return 0
+
+
+def _archive_command(args: argparse.Namespace) -> int:
+    one = args.game_id is not None and args.file is not None
+    if one == (args.finished_before is not None) or (args.game_id is not None and args.file is None):
+        print("menagerie archive: give either GAME_ID FILE or --finished-before DAYS", file=sys.stderr)
+        return 2
+    if one:
+        return _archive(args.game_id, args.file)
+    if args.finished_before < 0:
+        print("menagerie archive: --finished-before takes a number of days, 0 or more", file=sys.stderr)
+        return 2
+    before = datetime.now(UTC) - timedelta(days=args.finished_before)
+    run = _services().archive.archive_finished(args.to, before)
+    print(
+        f"archived {len(run.archived)} games to {os.path.abspath(args.to)}; left {run.recent} that ended since"
+        f" {before.isoformat(timespec='seconds')}, {run.in_play} in play, {run.held} for tournaments in play"
+        f" (packed {run.packed} of those that ended)"
+        + (f"; {len(run.failed)} failed (see the log): {' '.join(run.failed)}" if run.failed else "")
+    )
+    return 1 if run.failed else 0

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 
 from service.bootstrap import Services, from_env
+from service.http.audits import audits
 from service.http.bot_games import bot_games_default
 from service.http.errors import register_error_handlers
 from service.http.games import games
@@ -40,6 +41,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     install_views(app)
     app.register_blueprint(games)
     app.register_blueprint(tournaments)
+    app.register_blueprint(audits)
     app.register_blueprint(streams)
     app.register_blueprint(web)
     install_limits(app, services)

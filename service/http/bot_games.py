@@ -9,7 +9,9 @@ behind a proxy, configure it to set the address). A create past the cap is
 answered 429 `too_many_bot_games` with `Retry-After`, and nothing is created.
 A game with a human seat, or an open one, is not counted; nor are the games a
 tournament creates for its tables. A retried create (the same Idempotency-Key)
-is checked like a new one: at the cap it is refused too, until a game ends.
+whose first attempt made its game gets that game back, at the cap or not: the
+game holds its place already. One whose first attempt made nothing is checked
+like a new create.
 
 Set by `MENAGERIE_BOT_GAMES_PER_ADDRESS` or the app's `BOT_GAMES_PER_ADDRESS`
 (default `DEFAULT_BOT_GAMES`); it is off where the rate limits are

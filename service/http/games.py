@@ -20,19 +20,22 @@ from service.errors import (
     UnknownGameType,
 )
 from service.http.actions import load_action
+from service.http.audits import audit_response
 from service.http.auth import acting_seat, caller_seat
 from service.http.bot_games import bot_game_place
 from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
     ACTION,
+    ACTION_QUERY,
     CREATE_GAME,
     EVENTS_QUERY,
     GAME_LIST_QUERY,
     JOIN,
     VIEW_QUERY,
     plain_action_body,
+    plain_action_query,
 )
-from service.http.views import view_response
+from service.http.views import view_after, view_response
 
 games = Blueprint("games", __name__)
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -84,7 +87,9 @@ def create_game() -> ResponseReturnValue:
     if data["game"] not in RULES:
         raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
     idempotency_key = _secret_idempotency_key()
-    with bot_game_place(data["seats"]) as created:
+    # A retry of a create that made its game holds that game's place already: it is answered, never capped.
+    retried = idempotency_key is not None and services().games.created_under(idempotency_key)
+    with bot_game_place([] if retried else data["seats"]) as created:
         game, tokens = services().games.create(
             data["game"], data["seats"], data["options"], data["seed"], idempotency_key=idempotency_key
         )
@@ -109,11 +114,9 @@ def list_games() -> ResponseReturnValue:
     listed = []
     for game_id in ids:
         try:
-            game = s.repository.load(game_id)
+            listed.append(s.archive.listed(game_id))  # an archived game too, as it was archived
         except GameNotFound:
             continue
-        view = game_view(game, None)
-        listed.append({k: view[k] for k in ("id", "game", "version", "status", "dealing", "seats", "to_act")})
     return jsonify({"games": listed, "next": older or None})
 
 
@@ -150,16 +153,20 @@ def join_game(game_id: str) -> ResponseReturnValue:
 
 @games.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> ResponseReturnValue:
-    """Play one of the caller's legal actions."""
+    """Play one of the caller's legal actions; answer with its events and (with `view=true`) its view after them."""
     game = services().repository.cached(game_id)
     seat = acting_seat(game)
-    # What does not match openapi.yaml (the header, the body) is a 400 before the move is judged (422).
+    # What does not match openapi.yaml (the query, the header, the body) is a 400 before the move is judged (422).
+    args = query(ACTION_QUERY, plain_action_query)
     idempotency_key = _idempotency_key()
     data = body(ACTION, plain_action_body)
     action = load_action(game.type, data["action"])
     result = services().games.act(
         game_id, seat, action, expected_version=data["expected_version"], idempotency_key=idempotency_key
     )
+    if args["view"]:
+        # The mover's next decision needs its view: in the answer, it needs no second request.
+        result["view"] = view_after(game_id, result["version"], seat)
     return jsonify(result)
 
 
@@ -201,8 +208,8 @@ def export_game(game_id: str) -> ResponseReturnValue:
 
 @games.get("/games/<game_id>/audit")
 def audit_game(game_id: str) -> ResponseReturnValue:
-    """Audit a finished game: hash chain, seed, every deal and command re-executed, result."""
-    return jsonify(services().archive.audit(game_id).to_dict())
+    """Audit a finished game: hash chain, seed, every deal and command re-executed, result; a long one as a job."""
+    return audit_response(services().audits.game(game_id))
 
 
 @games.get("/games/<game_id>/events")

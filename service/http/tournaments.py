@@ -24,6 +24,7 @@ from service.errors import (
     RoundNotFound,
     UnknownGameType,
 )
+from service.http.audits import audit_response
 from service.http.auth import require_organiser, tournament_caller
 from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
@@ -106,10 +107,8 @@ def get_tournament(tournament_id: str) -> ResponseReturnValue:
 def list_tournaments() -> ResponseReturnValue:
     """List tournaments newest first, a page at a time, by status and game type."""
     args = query(TOURNAMENT_LIST_QUERY)
-    page = (
-        services()
-        .tournament_files()
-        .listing(status=args["status"], game=args["game"], limit=args["limit"], cursor=args["cursor"])
+    page = services().tournament_files.listing(
+        status=args["status"], game=args["game"], limit=args["limit"], cursor=args["cursor"]
     )
     return jsonify(page)
 
@@ -182,7 +181,7 @@ def get_pairings(tournament_id: str, round_number: int) -> ResponseReturnValue:
 def export_tournament(tournament_id: str) -> ResponseReturnValue:
     """Return a finished tournament's bundle, its stream and every game's export: JSON, or NDJSON on request."""
     lines = list(
-        services().tournament_files().export(tournament_id)
+        services().tournament_files.export(tournament_id)
     )  # built whole, so a failure is an error, not a cut file
     if not prefers("application/x-ndjson"):
         return jsonify({"lines": [orjson.loads(line) for line in lines]})
@@ -192,8 +191,8 @@ def export_tournament(tournament_id: str) -> ResponseReturnValue:
 
 @tournaments.get("/tournaments/<tournament_id>/audit")
 def audit_tournament(tournament_id: str) -> ResponseReturnValue:
-    """Audit a finished tournament: every game, every result, every pairing and the final standings."""
-    return jsonify(services().tournament_files().audit(tournament_id).to_dict())
+    """Audit a finished tournament: every game, every result, every pairing and the final standings; a large one as a job."""
+    return audit_response(services().audits.tournament(tournament_id))
 
 
 @tournaments.get("/leaderboards/<game>")

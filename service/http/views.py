@@ -6,16 +6,21 @@ process): a client polling an unchanged game, or asking again after its own
 move, costs a lookup instead of a projection. The seat is checked against its
 token before the cache is asked, and a seat's view is only ever kept under
 that seat, so no viewer can be served another's hidden cards.
+
+The same bytes answer `GET /games/{id}` and go, unencoded again, into an
+action's answer (`view_after`): the two are equal by construction.
 """
 
 from __future__ import annotations
 
+import orjson
 from flask import Flask, Response, current_app
 
 from domain.game import Game
 from projections.game import game_view
 from service.adapters.cache import Bounded
 from service.http.json import encode
+from service.http.requests import services
 
 EXTENSION = "menagerie.views"
 # A few kilobytes a view: a few megabytes a process at most.
@@ -29,12 +34,41 @@ def install_views(app: Flask, capacity: int = CAPACITY) -> None:
     app.extensions[EXTENSION] = Bounded[ViewKey, bytes](capacity)
 
 
-def view_response(game: Game, seat: int | None, open_view: bool) -> Response:
-    """Return the JSON response of `seat`'s view of `game` (None: a spectator's), from the cache when it can."""
+def view_json(game: Game, seat: int | None, open_view: bool = False) -> bytes:
+    """Return the JSON of `seat`'s view of `game` (None: a spectator's), from the cache when it can."""
     views: Bounded[ViewKey, bytes] = current_app.extensions[EXTENSION]
     key = (game.id, game.version, seat, open_view)
     body = views.get(key)
+    return _projected(views, key, game) if body is None else body
+
+
+def _projected(views: Bounded[ViewKey, bytes], key: ViewKey, game: Game) -> bytes:
+    """Project and encode the view `key` names, and keep it."""
+    _, _, seat, open_view = key
+    body = encode(game_view(game, seat, open_view=open_view))
+    views.put(key, body)
+    return body
+
+
+def view_response(game: Game, seat: int | None, open_view: bool) -> Response:
+    """Return the JSON response of `seat`'s view of `game` (None: a spectator's), from the cache when it can."""
+    return Response(view_json(game, seat, open_view), mimetype="application/json")
+
+
+def view_after(game_id: str, version: int, seat: int) -> orjson.Fragment:
+    """Return `seat`'s view of the game at `version` (what `GET /games/{id}` answered then), as ready JSON.
+
+    After a move this process just appended, the game it keeps is at that
+    version; a retried move's first version, or a game that moved on here
+    meanwhile (a bot's step in the embedded worker), is read back to it.
+    """
+    views: Bounded[ViewKey, bytes] = current_app.extensions[EXTENSION]
+    key = (game_id, version, seat, False)
+    body = views.get(key)
     if body is None:
-        body = encode(game_view(game, seat, open_view=open_view))
-        views.put(key, body)
-    return Response(body, mimetype="application/json")
+        repository = services().repository
+        game = repository.cached(game_id)
+        if game.version != version:
+            game = repository.load_at(game_id, version)
+        body = _projected(views, key, game)
+    return orjson.Fragment(body)

@@ -87,6 +87,19 @@ def test_an_address_may_have_only_so_many_all_bot_games_in_play(idle_workers_cli
     assert other.status_code == 201
 
 
+def test_a_retried_create_at_the_cap_gets_its_game_back(idle_workers_client):
+    client = idle_workers_client
+    keys = [{"Idempotency-Key": str(uuid.uuid4())} for _ in range(3)]
+    first = [client.post("/games", json={"game": "zop-zoo", "seats": BOTS}, headers=key) for key in keys[:2]]
+    assert [r.status_code for r in first] == [201, 201]
+    retried = client.post("/games", json={"game": "zop-zoo", "seats": BOTS}, headers=keys[1])
+    assert retried.status_code == 201 and retried.json["id"] == first[1].json["id"]
+    # A new key at the cap is still refused, and the retry took no place of its own.
+    refused = client.post("/games", json={"game": "zop-zoo", "seats": BOTS}, headers=keys[2])
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "too_many_bot_games"
+    assert len(client.get("/games").json["games"]) == 2
+
+
 def test_an_all_bot_game_that_ended_frees_its_place(client):
     # In-process jobs play an all-bot game to its end before the create is answered.
     client.application.config["BOT_GAMES_PER_ADDRESS"] = 1

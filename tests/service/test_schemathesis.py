@@ -50,5 +50,7 @@ def test_every_operation(case: schemathesis.Case) -> None:
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_linked_operations() -> None:
-    machine = SCHEMA.as_state_machine()
+    # No fuzzed game or tournament is long enough for its audit to be a job (a 202), so the links from
+    # a 202 to the audit it names never fire here; tests/service/test_audit_jobs.py follows them.
+    machine = SCHEMA.exclude(operation_id="getAudit").as_state_machine()
     machine.run(settings=settings(SETTINGS, max_examples=15, stateful_step_count=6))

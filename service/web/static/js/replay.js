@@ -1,5 +1,5 @@
 // The replay: a slider over every event (GET /games/{id}?at=N), a perspective, step buttons, the audit badge.
-import {allEvents, api, explain, seats} from "./api.js";
+import {ApiError, allEvents, api, explain, seats} from "./api.js";
 import {contextFor, describeEvent, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
@@ -93,7 +93,8 @@ export async function replay(main, id) {
   await show();
   if (finished) {
     try {
-      const audit = await api("GET", `/games/${id}/audit`);
+      const audit = await auditReport(id, badge);
+      if (audit === null) return null;
       badge.className = `badge ${audit.ok ? "ok" : "failed"}`;
       badge.textContent = audit.ok
         ? t("replay.audit-ok", {n: audit.events, checks: audit.checks.map((check) => (has(`audit.${check}`) ? t(`audit.${check}`) : check)).join(", ")})
@@ -108,4 +109,21 @@ export async function replay(main, id) {
     }
   }
   return null;
+}
+
+/**
+ * The game's audit report: answered at once (200), or for a long game run as a job (202), polled at
+ * the audit's own URL after each Retry-After while the badge shows its progress. Null if the page
+ * moved on meanwhile; a job that could not finish rejects with its reason.
+ */
+async function auditReport(id, badge) {
+  let answer = await api("GET", `/games/${id}/audit`);
+  while (answer.status === "queued" || answer.status === "running") {
+    badge.textContent = t("replay.auditing-progress", {done: answer.progress.done, total: answer.progress.total});
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (!badge.isConnected) return null;
+    answer = await api("GET", `/audits/${answer.id}`);
+  }
+  if (answer.status === "failed") throw new ApiError(200, answer.failure.code, answer.failure.message);
+  return answer.status === "done" ? answer.result : answer;
 }

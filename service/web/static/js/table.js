@@ -39,6 +39,7 @@ export async function table(main, id) {
   const token = mine ? mine.token : null;
   let events = [];
   let loading = 0;
+  let latest = 0; // the newest event the feed brought
   let busy = false;
   let choice = null;
   let choiceFor = null;
@@ -64,24 +65,35 @@ export async function table(main, id) {
 
   async function play(action) {
     if (busy) return;
-    // Until the table is read again no second move may leave: a quick second click would carry the old
-    // version and be refused as if someone else had moved first.
+    // Until the move's answer (or a read) brings the new view no second move may leave: a quick second
+    // click would carry the old version and be refused as if someone else had moved first.
     busy = true;
     standIn = null;
     draw();
     say("");
     status.textContent = t("table.sending-move");
     try {
-      await api("POST", `/games/${id}/actions`, {token, body: {action, expected_version: view.version}});
+      // The answer holds this seat's view right after the move: no second request to show it.
+      const answer = await api("POST", `/games/${id}/actions?view=true`, {token, body: {action, expected_version: view.version}});
       status.textContent = t("table.move-played");
+      if (answer.view) adopt(answer.view);
+      else await refresh();
     } catch (err) {
       say(explain(err));
       status.textContent = "";
+      await refresh();
     }
-    await refresh();
+    // Only what the feed brought beyond the move (a bot's reply) while it was on its way needs a read.
+    if (latest > view.version) await refresh();
     busy = false;
     draw();
     stop.poke();
+  }
+
+  /** Show a view that came with an answer, unless the table already shows a later one. */
+  function adopt(fresh) {
+    ++loading; // a read that left before it may not bring back an older view
+    if (fresh.version >= view.version) view = fresh;
   }
 
   function currentChoice() {
@@ -222,7 +234,9 @@ export async function table(main, id) {
     const ctx = contextFor(view, module);
     const theirs = fresh.filter((e) => typeof e.actor === "number" && e.actor !== view.you).map(ctx.describe).filter(Boolean);
     if (theirs.length) announce.textContent = theirs.join(". ");
-    if (fresh[fresh.length - 1].seq > view.version) refresh();
+    latest = Math.max(latest, fresh[fresh.length - 1].seq);
+    // While a move of ours is on its way its answer brings the view; what follows it is read after.
+    if (latest > view.version && !busy) refresh();
     else draw();
   }, {token});
   const stop = () => {

@@ -189,6 +189,7 @@ export default {
   "replay.position": "Ereignis {at} von {last}",
   "replay.cannot": "Der Tisch bei Ereignis {at} kann nicht gezeigt werden: {why}",
   "replay.auditing": "Wird geprüft…",
+  "replay.auditing-progress": "Wird geprüft… {done} von {total} Ereignissen",
   "replay.download": "Protokoll herunterladen (NDJSON)",
   "replay.in-play": "Das Spiel läuft noch: Die Wiederholung zeigt, was deine Sicht sehen darf; Prüfung und offene Sicht gibt es am Ende.",
   "replay.perspective": "Sicht",

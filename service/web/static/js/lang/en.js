@@ -202,6 +202,7 @@ export default {
   "replay.position": "Event {at} of {last}",
   "replay.cannot": "The table at event {at} cannot be shown: {why}",
   "replay.auditing": "Auditing…",
+  "replay.auditing-progress": "Auditing… {done} of {total} events",
   "replay.download": "Download the log (NDJSON)",
   "replay.in-play": "The game is still in play: the replay shows what your perspective may see; the audit and the open view come at the end.",
   "replay.perspective": "Perspective",

@@ -189,6 +189,7 @@ export default {
   "replay.position": "Événement {at} sur {last}",
   "replay.cannot": "La table à l'événement {at} ne peut pas être montrée : {why}",
   "replay.auditing": "Vérification…",
+  "replay.auditing-progress": "Vérification… {done} événements sur {total}",
   "replay.download": "Télécharger le journal (NDJSON)",
   "replay.in-play": "La partie est encore en cours : la relecture montre ce que votre point de vue peut voir ; la vérification et la vue ouverte viennent à la fin.",
   "replay.perspective": "Point de vue",
