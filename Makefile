@@ -44,10 +44,13 @@ run: setup  ## the API on 127.0.0.1:$(PORT) (embedded fakeredis and jobs unless 
 worker: setup  ## an RQ worker (needs REDIS_URL)
 	$(BIN)/menagerie worker
 
-# The figure it prints last is the line coverage of domain, projections, service and workers;
-# under pyproject.toml's floor (fail_under) the run fails.
+# Its last lines give the line coverage of domain, projections, service and workers
+# (pyproject.toml's [tool.coverage]); under COVERAGE_FLOOR the run fails. The floor is a
+# little under what the suite measures: 93% on a subset of 1,183 of its 1,406 tests (the
+# whole suite covers at least that), with room for a merge's untested lines.
+COVERAGE_FLOOR ?= 90
 test: setup  ## the whole suite and its coverage (real-Redis tests need REDIS_URL; they are skipped loudly without it)
-	$(BIN)/python -m pytest -n 2 --cov --cov-report=
+	$(BIN)/python -m pytest -n 2 --cov --cov-report= --cov-fail-under=$(COVERAGE_FLOOR)
 
 # The pure layers: the rules, the views and redaction, every game's invariants and the
 # import layers; no Redis, no Flask app, no server. 40-50 s of CPU, about 25 s in two processes.
