@@ -6,7 +6,8 @@ all-bot games of `--table` in play, starting another each time one ends: by
 default Animals on Board with 4 mcts seats at the largest search budget the
 option allows (`mcts_iterations` 200; its moves are the dearest of any game's,
 README "A move's CPU time"), or e.g. `zop-zoo:6`, whose target is the largest
-allowed (1000). They are created through the game service, not over HTTP, so
+allowed (1000), or `mix`: bench_workers' games (every game type, heuristic and
+random bots), the load of its all-bot games a minute. They are created through the game service, not over HTTP, so
 the per-address cap on all-bot games (4 by default) does not apply: the 20
 stand for five clients at their cap.
 
@@ -19,11 +20,15 @@ moves a second.
 Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_bot_load [--seconds 60] [--games 20]
 [--table animals-on-board:4] [--workers 2]
 
-Measured on the quiet 2-core machine (load average under 2.5), 60 s, 20 games: animals-on-board:4,
+Measured with one step a job, on the quiet 2-core machine (load average under 2.5), 60 s, 20 games: animals-on-board:4,
 4,115 bot turns, median 3 ms, p95 72 ms, max 161 ms; zop-zoo:6, 10,219 bot turns, median 3 ms,
 p95 6 ms, max 164 ms. A worker that has begun an mcts move finishes it before it takes the human
 game's step, which is what the tail is made of. On a machine loaded by other runs (load average
 9 to 16) the p95 was 339-344 ms, 220 ms of it the machine's own load (30 s with no all-bot games).
+
+With `--table mix --games 60`, two workers taking steps in slices (load average 11 to 16): the bot
+turns' median 15-21 ms, p95 83-131 ms, max 716-850 ms; with the default table at load 22, median
+28 ms, p95 251 ms.
 """
 
 from __future__ import annotations
@@ -31,31 +36,17 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time
 import uuid
-from pathlib import Path
 
-from redis import Redis
-
+from bench import bench_workers
 from domain.game import FINISHED, MCTS_ITERATIONS
 from service.bootstrap import Services, build_from_urls
-from tests.support.processes import remove_run
 
 HUMAN = [{"name": "human"}, {"bot": "heuristic"}, {"bot": "heuristic"}]
 POLL_S = 0.001
-
-
-def start_workers(url: str, prefix: str, count: int) -> list[subprocess.Popen[bytes]]:
-    """Start `count` workers on the run's prefix."""
-    env = {**os.environ, "REDIS_URL": url, "MENAGERIE_PREFIX": prefix}
-    menagerie = str(Path(sys.executable).with_name("menagerie"))
-    return [
-        subprocess.Popen([menagerie, "worker"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(count)
-    ]
 
 
 class Load:
@@ -134,9 +125,11 @@ def main() -> None:
         sys.exit("bench_bot_load needs REDIS_URL")
     prefix = f"bench-load-{uuid.uuid4().hex[:8]}"
     services = build_from_urls(url, url, prefix)
-    workers = start_workers(url, prefix, args.workers)
+    workers = bench_workers.start_workers(url, prefix, args.workers)
     try:
-        load = Load(services, args.table, args.games)
+        load: Load | bench_workers.Load = (
+            bench_workers.Load(services, args.games) if args.table == "mix" else Load(services, args.table, args.games)
+        )
         load.top_up()
         stop = threading.Event()
         threading.Thread(target=load.keep_up, args=(stop,), daemon=True).start()
@@ -146,16 +139,12 @@ def main() -> None:
         rate = (load.moves() - start_moves) / (time.perf_counter() - start)
         stop.set()
     finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.wait(timeout=30)
-        remove_run(Redis.from_url(url), prefix)
+        bench_workers.stop_workers(workers, url, prefix)
     ms = sorted(1000 * latency for latency in latencies)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))] if ms else float("nan")
+    kind = "bench_workers' mix" if args.table == "mix" else f"{args.table} (mcts, {MCTS_ITERATIONS[1]} iterations)"
     print(
-        f"{args.games} all-bot games of {args.table} (mcts, {MCTS_ITERATIONS[1]} iterations), {args.workers} workers, "
-        f"{args.seconds:g} s: all-bot events {rate:.0f}/s"
+        f"{args.games} all-bot games of {kind}, {args.workers} workers, {args.seconds:g} s: all-bot events {rate:.0f}/s"
     )
     if ms:
         print(

@@ -3,7 +3,8 @@
 Seats alternate heuristic, random, heuristic, ...; the heuristic reads its
 seat's view (`bot_view`, each time it has a real choice: its parts are built
 as the heuristic reads them), the random bot nothing.
-Chance is a `DrawnChance` over `random.Random`, as in a search. The machine
+Chance is a `DrawnChance` over `random.Random`, as in a search. `domain.simulate`
+plays each game through its fast path where it has one (`domain.games.FAST_PATHS`). The machine
 may be shared, so each figure is the best of N runs of a few seconds, printed
 beside the old path's figure and issue 17's target.
 Run: .venv/bin/python -m bench.bench_fast_path [seconds per run] [runs] [game ...]

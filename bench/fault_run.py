@@ -45,6 +45,7 @@ from typing import Any
 import redis
 from rq import Queue, Worker
 
+from bench.audit_answers import audit_report
 from tests.support.processes import OwnRedis, Processes, children_of, free_port, http, wait_for
 
 KINDS = [
@@ -251,7 +252,7 @@ def report(api: str, games: list[Game], tally: Tally, processes: Processes, held
         status, view = http("GET", f"{api}/games/{game.id}")
         if status != 200 or view["version"] < game.acknowledged:
             lost.append((game.id, game.acknowledged, view and view.get("version")))
-        status, audit = http("GET", f"{api}/games/{game.id}/audit")
+        status, audit = audit_report(lambda url: http("GET", url), api, f"/games/{game.id}/audit")
         if status != 200 or not audit["ok"]:
             broken.append((game.id, status, audit))
     tracebacks = {name: processes.log(name).count("Traceback") for name in ("api", "worker-0", "worker-1")}

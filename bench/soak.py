@@ -45,6 +45,7 @@ from typing import Any
 
 import redis
 
+from bench.audit_answers import audit_report
 from bench.fault_run import (
     KINDS,
     OBSERVERS,
@@ -207,7 +208,11 @@ def run_tournament(api: str, tally: Tally, wave: int, deadline: float) -> tuple[
     while time.monotonic() < deadline:
         status, view = call(tally, "GET", f"{api}/tournaments/{tid}")
         if status == 200 and view["status"] == "finished":
-            return tid, True, until_answered(tally, "GET", f"{api}/tournaments/{tid}/audit", None, {})
+            return (
+                tid,
+                True,
+                audit_report(lambda url: until_answered(tally, "GET", url, None, {}), api, f"/tournaments/{tid}/audit"),
+            )
         time.sleep(0.5)
     return tid, False, None
 
@@ -253,7 +258,9 @@ def check_game(api: str, game: Game, tally: Tally, ledger: Ledger, humans: list[
         if command.get("kind") == "act" and command.get("seat") in sent:
             batches[command["seat"]] += 1
     figures.duplicated += [(game.id, s, batches[s], sent[s]) for s in sent if batches[s] > sent[s]]
-    status, audit = until_answered(tally, "GET", f"{api}/games/{game.id}/audit", None, {})
+    status, audit = audit_report(
+        lambda url: until_answered(tally, "GET", url, None, {}), api, f"/games/{game.id}/audit"
+    )
     if status != 200 or not audit["ok"]:
         figures.audit_failures.append((game.id, status, audit))
 

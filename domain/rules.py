@@ -6,7 +6,10 @@ data module (`cards.py` or `tiles.py`); `state.py` with the frozen `State` and
 `evolve(state, event)`; `moves.py` with `to_act`, `legal_actions`, `decide`;
 `steps.py` with `setup`, `system_due`, `advance`, `result` (the system's
 steps); and `__init__.py`, the rulings docstring, then the object satisfying
-`Rules` (its methods are those functions) as `RULES`, last.
+`Rules` (its methods are those functions) as `RULES`, last. Where the bots'
+search needs more speed than the plain rules give, `simulation.py` holds the
+game's fast path (`FAST`, listed in `domain.games.FAST_PATHS`), proved equal to
+the rules by `tests/domain/test_fast_path_agrees.py`.
 `domain/games/__init__.py` lists every game by name. Its
 state is a frozen value; `evolve` never fails; `decide` validates and raises
 `RuleError` subclasses with a message that says why. Chance enters only

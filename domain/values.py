@@ -17,9 +17,6 @@ R = TypeVar("R")
 # Where a frozen value keeps facts derived from it (see `remembered`); not a field, so
 # equality, hashing and `dataclasses.replace` ignore it, and `changed` leaves it behind.
 MEMO = "__memo__"
-# Marks a value while an event is folded into it in place (`domain.batch.InPlaceBatch`): a batch's
-# own copy that no one else holds yet, which `amended` changes rather than copies.
-DRAFT = "__draft__"
 
 
 def new_value(cls: type[T], **fields: Any) -> T:
@@ -53,28 +50,8 @@ def changed(value: T, **changes: Any) -> T:
     return instance
 
 
-def amended(value: T, **changes: Any) -> T:
-    """Return `changed(value, **changes)`, or for a value marked `DRAFT` the value itself, changed in place.
-
-    For a game that folds a decision's events in place (`domain.batch.InPlaceBatch`).
-    `changed` leaves the check out, which every other fold would pay for, and this
-    copies as `changed` does rather than call it, which would cost each copy a call.
-    """
-    fields = value.__dict__
-    if DRAFT in fields:
-        fields.update(changes)
-        fields.pop(MEMO, None)
-        return value
-    instance = object.__new__(type(value))
-    fields = fields.copy()
-    fields.update(changes)
-    fields.pop(MEMO, None)
-    _set(instance, "__dict__", fields)
-    return instance
-
-
 def remembered(value: Any, key: Hashable, derive: Callable[[Any], R]) -> R:
-    """Return `derive(value)`, derived once per frozen value: the rules ask the same question of one state repeatedly."""
+    """Return `derive(value)`, derived once per frozen value: a card set's lookup tables, built as they are asked for."""
     fields = value.__dict__
     memo = fields.get(MEMO)
     if memo is None:

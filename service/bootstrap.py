@@ -2,8 +2,8 @@
 
 Everything is built here with its dependencies passed in; nothing is patched
 after construction. Two tables say what runs in the background: `JOBS`, the
-jobs by name (run by RQ workers through `workers/jobs.py`, or in-process in
-embedded mode), and `_game_finished`, what a finished game sets off.
+jobs by name (run by RQ workers through `run_job`, or in-process in embedded
+mode), and `_game_finished`, what a finished game sets off.
 """
 
 from __future__ import annotations
@@ -15,15 +15,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from redis import Redis
-from rq import Queue
+from rq import Queue, get_current_job
 
 from domain.game import Game
 from service.adapters.audit_jobs import AuditRecords, AuditThread
 from service.adapters.cache import GameRepository
-from service.adapters.connections import ConfigError, StoreRedis, connect, rq_url, timeouts
+from service.adapters.connections import STORE_UNAVAILABLE, ConfigError, StoreRedis, connect, rq_url, timeouts
 from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
+from service.adapters.outages import ShardOutages
+from service.adapters.slots import aggregate_key
 from service.adapters.store import MAX_BLOCK_MS, EventStore
 from service.application.archive import ArchiveService
 from service.application.audits import AuditService
@@ -54,6 +56,7 @@ class Services:
     tournaments: TournamentService
     archive: ArchiveService
     due: DueIndex
+    outages: ShardOutages
     step_timeout_s: int = 30
     # RQ's plain Redis: the store's own, unless that is a cluster (None: no RQ, jobs run in-process).
     queue_redis: Redis | None = None
@@ -72,7 +75,9 @@ class Services:
         return Steward(self.due, self.games, lease_ms=self.step_timeout_s * 1000)
 
 
-# The background jobs, by name. Each is idempotent (RQ delivers at least once).
+# The background jobs, by the name they are asked for with (`service.adapters.jobs.JobQueue`);
+# each job's first argument is the id of what it is about. Each is idempotent (RQ delivers at
+# least once).
 JOBS: dict[str, Callable[..., object]] = {
     "step": lambda services, game_id, version: services.games.step(game_id, version),
     # A finished game's follow-up: rate it, then pack its stream (less memory, the same events).
@@ -93,6 +98,11 @@ def step_timeout_from_env() -> int:
     return int(os.environ.get("MENAGERIE_STEP_TIMEOUT_S", "30"))
 
 
+def step_slice_from_env() -> float:
+    """Return how long one step job may take a game's steps, in seconds (MENAGERIE_STEP_SLICE_MS, default 50)."""
+    return int(os.environ.get("MENAGERIE_STEP_SLICE_MS", "50")) / 1000
+
+
 def build(
     redis: StoreRedis,
     prefix: str = "menagerie",
@@ -103,6 +113,7 @@ def build(
     background_jobs: bool = False,
     queue_redis: Redis | None = None,
     blocking_redis: StoreRedis | None = None,
+    step_slice_s: float = 0.05,
 ) -> Services:
     """Wire the services on a Redis connection (real or fake), or a Redis Cluster.
 
@@ -115,6 +126,8 @@ def build(
 
     `step_timeout_s` bounds a step job, and is how long after an append its
     step may wait before the due index calls it overdue (see `Steward`).
+    `step_slice_s` is how long one step job goes on taking a game's
+    consecutive system and bot steps before it yields (`GameService.step`).
     """
     if queue_redis is None and isinstance(redis, Redis):
         queue_redis = redis
@@ -130,7 +143,7 @@ def build(
     else:
         if queue_redis is None:
             raise ConfigError("RQ does not run on Redis Cluster: give it a plain Redis (RQ_REDIS_URL)")
-        jobs = RQJobs(Queue(prefix, connection=queue_redis), prefix, step_timeout_s)
+        jobs = RQJobs(Queue(prefix, connection=queue_redis), prefix, f"{__name__}.{run_job.__name__}", step_timeout_s)
     # A searching bot reads its seat's redacted log; it reads only up to the version it decides at.
     bots = BotPlayers(SeatLogs(store))
     games = GameService(
@@ -141,6 +154,7 @@ def build(
         bots,
         on_finished=lambda game: _game_finished(services, game),
         step_grace_ms=step_timeout_s * 1000,
+        slice_s=step_slice_s,
     )
     ratings = RatingService(store, repository)
     tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
@@ -164,6 +178,11 @@ def build(
         tournaments,
         archive,
         DueIndex(redis, store.due_keys),
+        ShardOutages(
+            redis,
+            lambda subject: aggregate_key(prefix, subject, "events"),
+            on_back=jobs.release_later if isinstance(jobs, RQJobs) else lambda: None,
+        ),
         step_timeout_s,
         queue_redis,
         audits=audits,
@@ -191,6 +210,7 @@ def from_env(background_jobs: bool = False) -> Services:
         inline_jobs=True,
         embedded=True,
         step_timeout_s=step_timeout_from_env(),
+        step_slice_s=step_slice_from_env(),
         background_jobs=background_jobs,
     )
     # No worker process runs in embedded mode: a steward thread takes what is overdue.
@@ -198,20 +218,24 @@ def from_env(background_jobs: bool = False) -> Services:
     return services
 
 
-def build_from_urls(url: str, queue_url: str, prefix: str, queue_blocks_for_s: float = 0) -> Services:
+def build_from_urls(
+    url: str, queue_url: str, prefix: str, queue_blocks_for_s: float = 0, fail_fast: bool = False
+) -> Services:
     """Wire the services on the store at `url` (a Redis or a Redis Cluster), with RQ on the plain Redis at `queue_url`.
 
     Each role has a client of its own, with timeouts for what it does (`connections.timeouts`):
     commands, the live streams' blocking reads, and RQ's queue, which blocks for up to
     `queue_blocks_for_s` where a worker waits for jobs (0 where jobs are only enqueued).
+    `fail_fast`: the store's cluster client gives up on a failing node at once (a worker's; `connections.connect`).
     """
     log.info("event store: %s (prefix %s); jobs go to RQ queue %r on %s", url, prefix, prefix, queue_url)
     queue_redis = Redis.from_url(queue_url, **timeouts(queue_blocks_for_s))
     return build(
-        connect(url),
+        connect(url, fail_fast=fail_fast),
         prefix,
         inline_jobs=False,
         step_timeout_s=step_timeout_from_env(),
+        step_slice_s=step_slice_from_env(),
         queue_redis=queue_redis,
         blocking_redis=connect(url, blocks_for_s=MAX_BLOCK_MS / 1000),
     )
@@ -240,10 +264,47 @@ def services_for(connection: Redis, prefix: str) -> Services:
     key = (id(connection.connection_pool), prefix)
     with _WORKER_LOCK:
         if key not in _WORKER_SERVICES:
-            _WORKER_SERVICES[key] = build(connection, prefix, inline_jobs=False, step_timeout_s=step_timeout_from_env())
+            _WORKER_SERVICES[key] = build(
+                connection,
+                prefix,
+                inline_jobs=False,
+                step_timeout_s=step_timeout_from_env(),
+                step_slice_s=step_slice_from_env(),
+            )
         return _WORKER_SERVICES[key]
 
 
-def run_job(connection: Redis, prefix: str, name: str, *args: object) -> object:
-    """Run one background job by name on a worker's services."""
-    return JOBS[name](services_for(connection, prefix), *args)
+# A job put back this often (a minute or more of outage) fails instead, where an operator sees it.
+MAX_DEFERRALS = 30
+
+
+def run_job(name: str, *args: str | int, prefix: str = "menagerie") -> object:
+    """Run the job `JOBS[name]` RQ handed this worker: the one function every job is enqueued as.
+
+    A job whose store shard is down (or resting after failing: `ShardOutages`)
+    does not wait for it on the worker: it is put back on its queue for later
+    and ends, so the worker goes on with the jobs of the shards that answer.
+    """
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("this function runs as an RQ job, inside `menagerie worker`")
+    services = services_for(job.connection, prefix)
+    jobs = services.jobs
+    assert isinstance(jobs, RQJobs), "a worker's services enqueue on RQ"
+    shard, rest = services.outages.rest_for(str(args[0]))
+    if rest:
+        jobs.later(job, rest)
+        return "deferred"
+    try:
+        done = JOBS[name](services, *args)
+    except STORE_UNAVAILABLE as error:
+        if job.meta.get("deferred", 0) >= MAX_DEFERRALS:
+            raise  # RQ records the failure and retries it; a step's due mark keeps it for a steward
+        rest = services.outages.failed(shard)
+        if services.outages.shard_of(str(args[0])) != shard:
+            rest = 0.0  # the failure reloaded the slot map, which names another node now: a promoted replica
+        log.warning("%s %s met a store outage (%s); put back for %.1f s", name, args, error, rest)
+        jobs.later(job, rest)
+        return "deferred"
+    services.outages.recovered(shard)
+    return done

@@ -88,3 +88,17 @@ def test_no_module_import_cycle():
         if module not in state and visit(module, [module]):
             break
     assert cycle == []
+
+
+# The packages from the top down: each may import only those after it (bench and tests sit above all).
+LAYERS = ("service", "workers", "projections", "domain")
+
+
+def test_each_package_imports_only_the_layers_below_it():
+    upward = {
+        (m, t)
+        for m, ts in _imports().items()
+        for t in ts
+        if LAYERS.index(t.split(".")[0]) < LAYERS.index(m.split(".")[0])
+    }
+    assert upward == set()

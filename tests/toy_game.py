@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.batch import Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import SYSTEM, Event
@@ -88,10 +89,27 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
-    """Validate an addition and return its event."""
-    if action.get("type") != "add" or action.get("n") not in (1, 2) or isinstance(action.get("n"), bool):
+    """Validate an action and return its events: checks that hold for every action, then its handler."""
+    kind = action.get("type")
+    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
         raise RuleError("add 1 or 2")
-    return [Event("Added", {"n": action["n"]}, seat)]
+    batch = Batch(state, seat, evolve)
+    handler(batch, seat, action, chance)
+    return batch.events
+
+
+def _add(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    """Add 1 or 2 to the total."""
+    n = action.get("n")
+    if n not in (1, 2) or isinstance(n, bool):
+        raise RuleError("add 1 or 2")
+    batch.emit("Added", {"n": n})
+
+
+# One handler per action type: it validates the action, then emits its events in order.
+_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
+_ACTIONS: dict[str, _Handler] = {"add": _add}
 
 
 # --- steps.py --------------------------------------------------------------------

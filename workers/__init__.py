@@ -1,1 +1,1 @@
-"""Background work: the system's steps (scoring, dealing) and the bots' turns, as RQ jobs."""
+"""The bots: what each kind of bot plays, from what its seat may see (the step jobs ask them; see `service.application.games`)."""

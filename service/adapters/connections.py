@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from redis import Redis
+from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import (
     ClusterError,
@@ -37,6 +38,7 @@ from redis.exceptions import (
     TimeoutError,
     TryAgainError,
 )
+from redis.retry import Retry
 
 StoreRedis = Redis | RedisCluster
 
@@ -60,6 +62,9 @@ STORE_UNAVAILABLE: tuple[type[Exception], ...] = (
 )
 
 COMMAND_TIMEOUT_S = 5.0
+# A worker's commands on a cluster: a step's append takes milliseconds, so a master that has
+# not answered in a second is failing (a frozen or unreachable host never refuses, it is silent).
+FAST_COMMAND_TIMEOUT_S = 1.0
 CONNECT_TIMEOUT_S = 5.0
 HEALTH_CHECK_S = 30
 
@@ -90,8 +95,15 @@ def timeouts(blocks_for_s: float = 0) -> dict[str, Any]:
     }
 
 
-def connect(url: str, blocks_for_s: float = 0) -> StoreRedis:
-    """Connect to the Redis, or the Redis Cluster, a URL names, with stated timeouts (see `timeouts`)."""
+def connect(url: str, blocks_for_s: float = 0, fail_fast: bool = False) -> StoreRedis:
+    """Connect to the Redis, or the Redis Cluster, a URL names, with stated timeouts (see `timeouts`).
+
+    `fail_fast` (a worker's store): on a cluster, a command that meets a
+    failing node gives up after `FAST_COMMAND_TIMEOUT_S`, without redis-py's
+    ten retries with growing pauses (the failure still reloads the slot map,
+    so the next command finds a promoted replica); the job is put back for
+    later (`service.adapters.outages`) rather than holding its worker.
+    """
     if not is_cluster_url(url):
         return Redis.from_url(url, **timeouts(blocks_for_s))
     parts = urlsplit(url)
@@ -100,6 +112,9 @@ def connect(url: str, blocks_for_s: float = 0) -> StoreRedis:
     username, _, password = credentials.partition(":")
     nodes = [_node(host) for host in hosts.split(",")]
     options: dict[str, Any] = {"ssl": CLUSTER_SCHEMES[parts.scheme], **timeouts(blocks_for_s)}
+    if fail_fast:
+        options["socket_timeout"] = FAST_COMMAND_TIMEOUT_S + blocks_for_s
+        options["retry"] = Retry(NoBackoff(), retries=0)
     if username:
         options["username"] = unquote(username)
     if password:

@@ -130,11 +130,48 @@ class CommandPath(Generic[A]):
         """Save the first batch of a new aggregate (a conflict means the id is taken)."""
         return self._save(aggregate_id, empty, decision, uuid.uuid4().hex)
 
-    def _save(
-        self, aggregate_id: str, before: A, decision: Decision, command_id: str, idempotency: Idempotency | None = None
+    def run_chain(
+        self,
+        aggregate_id: str,
+        decide: Callable[[A], Decision],
+        *,
+        expected_version: int,
+        more: Callable[[A], bool],
     ) -> Outcome[A]:
-        """Chain the decided events, fold them, mark what is due, append at the version decided on; keep the result."""
-        recorded = record(
+        """Decide commands one after another, each on what the last left, while `more(after)`; append them as one batch.
+
+        The batch is all or nothing at the version the first was decided on,
+        with the due mark of the last: a crash before the append loses only
+        what nobody was told, and a second run of the same chain is a conflict.
+        """
+        before = self._start(aggregate_id, expected_version, optimistic=False)
+        if before.version != expected_version:
+            raise VersionConflict(expected_version, before.version)
+        after, recorded = before, []
+        while True:
+            decision = decide(after)
+            if not decision.events:
+                break
+            batch = self._record(after, decision, uuid.uuid4().hex)
+            after = self.cache.fold(after, batch)
+            recorded += batch
+            if not more(after):
+                break
+        if not recorded:
+            return Outcome(before, before, ())
+        try:
+            self.store.append(
+                aggregate_id, recorded, expected_version=before.version, due=self.due(after) if self.due else None
+            )
+        except VersionConflict:
+            # Someone appended first: catch up, so the caller sees (and schedules) where the stream is.
+            current = self.cache.load(aggregate_id)
+            raise VersionConflict(expected_version, current.version) from None
+        return Outcome(before, self.cache.keep(aggregate_id, after), recorded)
+
+    def _record(self, before: A, decision: Decision, command_id: str) -> list[RecordedEvent]:
+        """Chain a decision's events after the aggregate they were decided on."""
+        return record(
             list(decision.events),
             after_seq=before.version,
             previous_hash=before.last_hash,
@@ -144,6 +181,12 @@ class CommandPath(Generic[A]):
             seal=decision.seal,
             chain=decision.chain,
         )
+
+    def _save(
+        self, aggregate_id: str, before: A, decision: Decision, command_id: str, idempotency: Idempotency | None = None
+    ) -> Outcome[A]:
+        """Chain the decided events, fold them, mark what is due, append at the version decided on; keep the result."""
+        recorded = self._record(before, decision, command_id)
         after = self.cache.fold(before, recorded)
         appended = self.store.append(
             aggregate_id,

@@ -32,6 +32,9 @@ from service.errors import GameArchived, IdempotencyKeyReused, VersionConflict
 
 # The bot that plays a human seat's move when its clock runs out.
 STAND_IN = "heuristic"
+# The most steps one job appends as one batch, however fast they are decided
+# (the append is one script: it holds Redis while it runs).
+MAX_SLICE_STEPS = 200
 
 
 class Jobs(Protocol):
@@ -71,6 +74,10 @@ class GameService:
     # How long the step job enqueued after an append has before the due index
     # calls the step overdue and a steward takes it (see `_due_mark`).
     step_grace_ms: int = 30_000
+    # How long one step job may go on taking a game's consecutive steps before
+    # it yields the worker to the other games' jobs (see `step`).
+    slice_s: float = 0.05
+    timer: Callable[[], float] = time.monotonic
     commands: CommandPath[Game] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -240,21 +247,39 @@ class GameService:
         return {"version": game.version, "events": events}
 
     def step(self, game_id: str, version: int, clock_out: Callable[[], bool] | None = None) -> str:
-        """Take the system's or one bot's turn if the game still waits on it at `version`.
+        """Take the steps the game waits on from the system and its bots, from `version`, for up to one slice.
+
+        The steps are decided one after another, each on the state the last
+        left, until a human must act, the game ends, `slice_s` has passed or
+        `MAX_SLICE_STEPS` are taken, and appended as one batch at `version`
+        with the due mark of the last (`CommandPath.run_chain`): a step
+        delivered twice is refused by the version check, and a worker killed
+        before the append loses only what nobody was told, its game's mark
+        still standing for a steward. What is still due then is enqueued as the
+        next job, at the back of its queue, so one long all-bot game never
+        holds a worker from the others.
 
         A human seat's move clock has run out if `clock_out()` says so once the
-        game is read (only the steward knows: it claimed the clock's mark).
+        game is read (only the steward knows: it claimed the clock's mark);
+        that holds at `version` only.
         """
+        deadline = self.timer() + self.slice_s
+        taken = 0
+
+        def more(game: Game) -> bool:
+            nonlocal taken
+            taken += 1
+            return _waits_on_the_system(game) and taken < MAX_SLICE_STEPS and self.timer() < deadline
 
         def due_step(game: Game) -> Decision:
-            command = self._due_command(game, clock_out)
+            command = self._due_command(game, clock_out if game.version == version else None)
             if command is None:
                 return Decision({}, [])
             crash_point("before-step-append")
             return self._decision(game, command)
 
         try:
-            outcome = self.commands.run(game_id, due_step, expected_version=version)
+            outcome = self.commands.run_chain(game_id, due_step, expected_version=version, more=more)
         except VersionConflict:
             # Someone moved first; make sure the current version is scheduled.
             self._schedule(self.repository.cached(game_id))
@@ -290,7 +315,7 @@ class GameService:
 
     def _due_mark(self, game: Game) -> DueMark:
         """Return what the due index is to say of the game after an append: when its next step is overdue."""
-        if game.status == ACTIVE and (game.system_due or game.bots_to_act()):
+        if game.status == ACTIVE and _waits_on_the_system(game):
             return self.step_grace_ms
         if game.clock_running and game.clock is not None:
             # The clock's deadline is the mark: every append rewrites it, so a
@@ -332,7 +357,7 @@ class GameService:
             self.on_finished(game)
 
     def _schedule(self, game: Game) -> None:
-        if game.system_due or game.bots_to_act():
+        if _waits_on_the_system(game):
             self.jobs.step(game.id, game.version, humans=any(seat.bot is None for seat in game.seats))
 
     def _replay_result(self, game_id: str, seat: int, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
@@ -344,6 +369,11 @@ class GameService:
 
 def _over(game: Game) -> bool:
     return game.status == FINISHED
+
+
+def _waits_on_the_system(game: Game) -> bool:
+    """Tell whether the game's next step is the system's or a bot's (a step job's to take)."""
+    return bool(game.system_due or game.bots_to_act())
 
 
 def _fingerprint(request: Any) -> str:

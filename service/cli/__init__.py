@@ -62,7 +62,8 @@ def _worker() -> int:
         print("menagerie worker needs REDIS_URL (the embedded default runs jobs inside `serve`)", file=sys.stderr)
         return 2
     prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
-    services = serve_jobs(build_from_urls(url, rq_url(), prefix, queue_blocks_for_s=WORKER_TTL_S))
+    # A job whose store shard fails gives up at once and is put back for later (`run_job`).
+    services = serve_jobs(build_from_urls(url, rq_url(), prefix, queue_blocks_for_s=WORKER_TTL_S, fail_fast=True))
     # The steward takes the steps no job took (a crash between an append and
     # its enqueue, a killed worker); it waits out outages by itself.
     services.steward().start()

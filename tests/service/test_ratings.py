@@ -26,7 +26,7 @@ from domain.ratings import decide as decide_rated
 from service.adapters.jobs import rate_job_id, worker_queues
 from service.application.commands import Decision
 from service.application.ratings import RatingService
-from service.bootstrap import build, serve_jobs
+from service.bootstrap import build, run_job, serve_jobs
 from tests.support.services import on_every_store, queue_redis_beside
 
 redis_client = on_every_store()
@@ -129,7 +129,7 @@ def test_a_rating_job_delivered_twice_rates_once(redis_client, prefix):
     worker.work(burst=True)
     assert len(services.store.read(aggregate_id("toy"))) == 1
     # the same job again, as after a crash
-    queue.enqueue("workers.jobs.rate_game", game.id, prefix=prefix, job_id=rate_job_id(prefix, game.id))
+    queue.enqueue(run_job, "rate", game.id, prefix=prefix, job_id=rate_job_id(prefix, game.id))
     SimpleWorker([queue], connection=rq, name=f"{prefix}-worker").work(burst=True)
     assert len(services.store.read(aggregate_id("toy"))) == 1
 

@@ -23,7 +23,8 @@ class LostJobs:
 
 
 def stranding_services(redis_client, prefix, step_timeout_s=0):
-    services = build(redis_client, prefix, inline_jobs=False, step_timeout_s=step_timeout_s)
+    # One step a job (a slice of 0 s), so each claim's step can be watched on its own.
+    services = build(redis_client, prefix, inline_jobs=False, step_timeout_s=step_timeout_s, step_slice_s=0)
     services.games.jobs = LostJobs()
     return services
 

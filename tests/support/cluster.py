@@ -31,9 +31,11 @@ def cluster_tools_missing() -> str | None:
 class OwnCluster:
     """Three cluster-enabled redis-servers, joined into one cluster with every slot assigned."""
 
-    def __init__(self, directory: Path, masters: int = MASTERS, replicas: int = 0) -> None:
+    def __init__(self, directory: Path, masters: int = MASTERS, replicas: int = 0, full_coverage: bool = True) -> None:
         self.directory = directory
         self.replicas = replicas
+        # Redis's default: while any slot has no master, every master refuses every command.
+        self.full_coverage = full_coverage
         self.ports = [free_port() for _ in range(masters * (1 + replicas))]
         self.processes: list[subprocess.Popen[bytes]] = []
 
@@ -72,6 +74,7 @@ class OwnCluster:
         args += ["--cluster-enabled", "yes", "--cluster-port", str(free_port())]
         args += ["--cluster-config-file", "nodes.conf", "--save", "", "--appendonly", "no"]
         args += ["--cluster-node-timeout", str(NODE_TIMEOUT_MS), "--repl-diskless-sync-delay", "0"]
+        args += ["--cluster-require-full-coverage", "yes" if self.full_coverage else "no"]
         log = open(home / "redis.log", "ab")  # noqa: SIM115 — closed with the process
         self.processes.append(subprocess.Popen(args, stdout=log, stderr=log))
         wait_for(lambda: answers(redis.Redis(port=port)), 20, f"redis-server on {port} to answer")

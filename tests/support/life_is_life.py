@@ -103,3 +103,6 @@ def trade(row: int, *cards: str) -> dict[str, Any]:
 
 
 KNOCK = {"type": "knock"}
+# The rows of the rulebook's example table: Sarah's is the second.
+SARAHS_ROW = ["bear", "mole"]
+ROWS = [["dog"], SARAHS_ROW, ["sheep"] * 3, ["goat"] * 4]

@@ -62,14 +62,23 @@ class Processes:
         self.running: list[subprocess.Popen[bytes]] = []
 
     def menagerie(
-        self, name: str, args: list[str], url: str, prefix: str, fault: str | None = None, rq_url: str | None = None
+        self,
+        name: str,
+        args: list[str],
+        url: str,
+        prefix: str,
+        fault: str | None = None,
+        rq_url: str | None = None,
+        env: dict[str, str] | None = None,
     ) -> Any:
         """Start `menagerie <args>` on the Redis at `url` under `prefix`, logging to `<name>.log`.
 
-        `rq_url` is RQ's plain Redis (RQ_REDIS_URL), needed when `url` is a cluster.
+        `rq_url` is RQ's plain Redis (RQ_REDIS_URL), needed when `url` is a cluster; `env` adds settings.
         """
+        extra = env or {}
         env = {
             **os.environ,
+            **extra,
             "REDIS_URL": url,
             "MENAGERIE_PREFIX": prefix,
             "MENAGERIE_STEP_TIMEOUT_S": str(self.step_timeout_s),

@@ -9,7 +9,7 @@ from domain.games import RULES
 from domain.ratings import aggregate_id, verify
 from domain.tournament import standings
 from service.adapters.jobs import advance_job_id as progress_job_id
-from service.bootstrap import build
+from service.bootstrap import build, run_job
 
 GAMES = {"life-is-life": (3, 5), "animals-on-board": (2, 4), "bloede-kuh": (3, 6), "zop-zoo": (2, 6)}
 
@@ -69,7 +69,8 @@ def test_a_tournament_step_delivered_again_changes_nothing(redis_client, prefix)
     assert services.tournaments.load(tournament_id).status == "finished"
     queue = Queue(prefix, connection=redis_client)
     queue.enqueue(
-        "workers.jobs.advance_tournament",
+        run_job,
+        "advance",
         tournament_id,
         prefix=prefix,
         job_id=progress_job_id(prefix, tournament_id, "again"),

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.batch import Folded
+from domain.batch import Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import SYSTEM, Event
-from domain.games.animals_on_board.state import KEEP, OVER, PLAY, State, evolve, flow, public_group
+from domain.games.animals_on_board.state import KEEP, OVER, PLAY, State, evolve, public_group
 from domain.games.animals_on_board.tiles import FULL_ARK, HIDDEN, MAX_CRATES
 
 # A group of n tiles has 2**(n-1) - 1 distinct splits: up to 7 tiles (63) they
@@ -71,23 +71,17 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
     """Validate a seat's action and return its events, or raise RuleError."""
-    if type(action) is not dict and not isinstance(action, Mapping):  # an ABC check costs; most are dicts
+    if not isinstance(action, Mapping):
         raise RuleError('an action is a JSON object with a "type"')
     kind = action.get("type")
     if state.phase == OVER:
         raise RuleError("the game is over; the arks have departed")
-    if kind == "keep":
-        return _keep(state, seat, action)
-    if kind not in ("split", "take", "forfeit"):
+    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
         raise RuleError(f"unknown action type {kind!r}: expected keep, split, take or forfeit")
-    _check_turn(state, seat, kind)
-    if kind == "split":
-        return _split(state, seat, action, chance)
-    if kind == "take":
-        return _take(state, seat, action)
-    if can_act(state, seat):
-        raise RuleError("forfeit: a turn is forfeited only when you can neither split a group nor pay for one")
-    return _turn(state, seat, "TurnForfeited", {})
+    batch = Batch(state, seat, evolve)
+    handler(batch, seat, action, chance)
+    return batch.events
 
 
 def _check_turn(state: State, seat: int, kind: str) -> None:
@@ -101,7 +95,8 @@ def _check_turn(state: State, seat: int, kind: str) -> None:
         raise RuleError(f"{kind}: it is seat {state.current}'s turn, not seat {seat}'s")
 
 
-def _keep(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
+def _keep(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    state = batch.state
     if state.phase != KEEP:
         raise RuleError("keep: the tile for the ark is chosen only at setup")
     if state.kept[seat] is not None:
@@ -109,7 +104,7 @@ def _keep(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     tile = action.get("tile")
     if not isinstance(tile, str) or tile not in state.hands[seat]:
         raise RuleError(f"keep: tile must be one of your three drawn tiles {list(state.hands[seat])}")
-    return [Event("TileKept", {"tile": tile}, seat)]
+    batch.emit("TileKept", {"tile": tile})
 
 
 def _group(state: State, action: Mapping[str, Any], verb: str) -> int:
@@ -119,7 +114,13 @@ def _group(state: State, action: Mapping[str, Any], verb: str) -> int:
     return g
 
 
-def _split(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
+def _split(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    _turn(batch, seat, "GroupSplit", split(batch.state, seat, action, chance))
+
+
+def split(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> dict[str, Any]:
+    """Validate a split and return its event's data, but for who plays next."""
+    _check_turn(state, seat, "split")
     g = _group(state, action, "split")
     names = public_group(state, state.centre[g])
     if len(names) < 2:
@@ -143,7 +144,7 @@ def _split(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
         "crates": crates,
         "crate_returned": returned,
     }
-    return _turn(state, seat, "GroupSplit", data)
+    return data
 
 
 def _check_first(first: Any, names: list[str], g: int) -> None:
@@ -160,7 +161,13 @@ def _check_first(first: Any, names: list[str], g: int) -> None:
         raise RuleError("split: the second new group would be empty; both new groups need at least one tile")
 
 
-def _take(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
+def _take(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    _turn(batch, seat, "GroupTaken", take(batch.state, seat, action, chance))
+
+
+def take(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> dict[str, Any]:
+    """Validate a take and return its event's data, but for who plays next."""
+    _check_turn(state, seat, "take")
     g = _group(state, action, "take")
     group = state.centre[g]
     crates = state.players[seat].crates
@@ -179,30 +186,36 @@ def _take(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
         "tile_count": count,
         "announced": count >= FULL_ARK,
     }
-    return _turn(state, seat, "GroupTaken", data)
+    return data
 
 
-def _turn(state: State, seat: int, kind: str, data: dict[str, Any]) -> list[Event]:
-    """Finish a turn's event with who plays next, and end the round when it is over."""
-    after = evolve(state, Event(kind, {**data, "next": None, "final_turn": False}, seat))
-    next_seat, final, reason = _after_turn(after, seat, state.final_turn)
-    turn = Event(kind, {**data, "next": next_seat, "final_turn": final}, seat)
-    # The turn's event differs from the trial one only in who plays next: pass the turn on
-    # in the state already made, so the fast path need not fold the turn a second time.
-    events, state_after = [turn], flow(after, turn.data)
+def _forfeit(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    _turn(batch, seat, "TurnForfeited", forfeit(batch.state, seat, action, chance))
+
+
+def forfeit(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> dict[str, Any]:
+    """Validate a forfeit and return its event's data, but for who plays next."""
+    _check_turn(state, seat, "forfeit")
+    if can_act(state, seat):
+        raise RuleError("forfeit: a turn is forfeited only when you can neither split a group nor pay for one")
+    return {}
+
+
+def _turn(batch: Batch[State], seat: int, kind: str, data: dict[str, Any]) -> None:
+    """Emit a turn's event with who plays next, and end the round when it is over."""
+    before = batch.state
+    # Who plays next depends on the board the turn leaves: look at it before passing the turn on.
+    moved = evolve(before, Event(kind, {**data, "next": None, "final_turn": False}, seat))
+    next_seat, final, reason = after_turn(moved, seat, before.final_turn)
+    batch.emit(kind, {**data, "next": next_seat, "final_turn": final})
     if reason is not None:
-        counts = [len(p.tiles) for p in after.players]
-        ended = Event(
-            "RoundEnded",
-            {"round": state.round, "reason": reason, "tile_counts": counts, "game_over": max(counts) >= FULL_ARK},
-            SYSTEM,
-        )
-        events.append(ended)
-        state_after = evolve(state_after, ended)
-    return Folded(state_after, events)
+        counts = [len(p.tiles) for p in batch.state.players]
+        data = {"round": before.round, "reason": reason, "tile_counts": counts, "game_over": max(counts) >= FULL_ARK}
+        batch.emit("RoundEnded", data, SYSTEM)
 
 
-def _after_turn(state: State, seat: int, was_final: bool) -> tuple[int | None, bool, str | None]:
+def after_turn(state: State, seat: int, was_final: bool) -> tuple[int | None, bool, str | None]:
+    """Return who plays after `seat`'s turn left `state`, whether it is their final turn, and why the round ends (else None)."""
     if was_final:
         return None, False, "the last player in the round had their final turn"
     order = [(seat + i) % state.seats for i in range(1, state.seats + 1)]
@@ -210,6 +223,10 @@ def _after_turn(state: State, seat: int, was_final: bool) -> tuple[int | None, b
     if not any(can_act(state, s) for s in remaining):  # ruling: nobody can act, the round ends
         return None, False, "no player left in the round can act"
     return remaining[0], len(remaining) == 1, None
+
+
+_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
+_ACTIONS: dict[str, _Handler] = {"keep": _keep, "split": _split, "take": _take, "forfeit": _forfeit}
 
 
 # The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).

@@ -77,7 +77,7 @@ def _set_up(_: State | None, event: Event) -> State:
     data = event.data
     hands = tuple(tuple(h) for h in data["hands"])
     dealt = {t for h in hands for t in h}
-    # Every later state (and player) is a copy of these: detached, they all read their fields the fast way.
+    # The first state (and players) of a game, which every later one copies (see `domain.values.detached`).
     return detached(
         State(
             seats=data["seats"],

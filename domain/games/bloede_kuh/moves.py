@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from domain.batch import Batch
@@ -15,8 +15,8 @@ from domain.games.bloede_kuh.state import HORSE, MAX_SEATS, PIG, PLAY, State, ev
 SOURCES = ("draw", "discard")
 
 
-# On a turn one seat acts: its set is made once (legal_actions and decide ask too).
-_ALONE = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
+# Who may act on a turn: its player alone, as the set `to_act` returns.
+ONE_SEAT = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
 
 
 def to_act(state: State) -> frozenset[int]:
@@ -25,7 +25,7 @@ def to_act(state: State) -> frozenset[int]:
         return frozenset()
     if state.awaiting is not None:
         return state.waiting
-    return _ALONE[state.turn]
+    return ONE_SEAT[state.turn]
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -61,27 +61,18 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     """Validate a seat's action and return its events, or raise RuleError saying why."""
     if state.phase != PLAY:
         raise RuleError("the round is over: nobody acts until the next deal")
-    if type(action) is not dict and not isinstance(action, Mapping):  # an ABC check costs; most are dicts
+    if not isinstance(action, Mapping):
         raise RuleError("an action is a JSON object with a 'type'")
     if seat not in to_act(state):
         raise _not_asked(state, seat)
     kind = action.get("type")
-    batch = Batch(state, seat, evolve)
-    if state.awaiting == PIG:
-        _expect(kind, "take", "the left neighbour of the pig's player must take a card")
-        _take(batch, seat, _source(action), chance)
-        _end_turn(batch)
-    elif state.awaiting == HORSE:
-        _expect(kind, "pass_card", "every seat with cards must choose a card to pass for the horse")
-        _choose_for_horse(batch, seat, _card(action, "card", state, seat))
-    elif kind == "discard":
-        _discard(batch, seat, _card(action, "card", state, seat), chance)
-    elif kind == "discard_pair":
-        _discard_pair(batch, seat, _pair(action, state, seat), chance)
-    elif kind == "pass":
-        _pass(batch, seat, action, chance)
-    else:
+    if state.awaiting is not None:
+        wanted, why = _AWAITED[state.awaiting]
+        _expect(kind, wanted, why)
+    elif kind not in _TURN_ACTIONS:
         raise RuleError(f"unknown action type {kind!r}: expected discard, discard_pair or pass")
+    batch = Batch(state, seat, evolve)
+    _ACTIONS[str(kind)](batch, seat, action, chance)  # one of the table's, checked above
     return batch.events
 
 
@@ -124,6 +115,20 @@ def _source(action: Mapping[str, Any]) -> str:
     return cast(str, source)  # one of SOURCES
 
 
+def _take_for_pig(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    """Take a card for the pig (its player's left neighbour), which ends the pig player's turn."""
+    _take(batch, seat, _source(action), chance)
+    _end_turn(batch)
+
+
+def _pass_for_horse(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    """Choose the card to pass on for the horse; the last choice passes them all at once."""
+    batch.emit("HorseCardChosen", {"seat": seat, "card": _card(action, "card", batch.state, seat)})
+    if not batch.state.waiting:
+        batch.emit("HorseCardsPassed", {"cards": list(batch.state.choices)})
+        _end_turn(batch)
+
+
 def _take(batch: Batch[State], seat: int, source: str, chance: Chance) -> None:
     state = batch.state
     if source == "discard":
@@ -146,7 +151,9 @@ def _refill_at_once(batch: Batch[State], chance: Chance) -> None:
         batch.emit("DrawPileRefilled", {"draw": chance.shuffle(state.discard)})
 
 
-def _discard(batch: Batch[State], seat: int, card: str, chance: Chance) -> None:
+def _discard(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    """Discard a card and do what it says (the pig, the horse, the cow), else end the turn."""
+    card = _card(action, "card", batch.state, seat)
     batch.emit("CardDiscarded", {"seat": seat, "card": card})
     # With both piles empty the refill waited for this discard; it comes before the card's action.
     _refill_at_once(batch, chance)
@@ -164,7 +171,9 @@ def _discard(batch: Batch[State], seat: int, card: str, chance: Chance) -> None:
     _end_turn(batch)
 
 
-def _discard_pair(batch: Batch[State], seat: int, card: str, chance: Chance) -> None:
+def _discard_pair(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    """Discard a pair: the species' NWI card moves to the left of its holder (or of the player)."""
+    card = _pair(action, batch.state, seat)
     holder = batch.state.holder_of(card)
     to = batch.state.left_of(seat if holder is None else holder)
     batch.emit("PairDiscarded", {"seat": seat, "card": card, "nwi_from": holder, "nwi_to": to})
@@ -173,6 +182,7 @@ def _discard_pair(batch: Batch[State], seat: int, card: str, chance: Chance) -> 
 
 
 def _pass(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    """Pass: take a card from a pile, or (both piles empty) nothing."""
     if not _sources(batch.state):
         if action.get("from") is not None:
             raise RuleError(
@@ -184,13 +194,6 @@ def _pass(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Cha
         batch.emit("Passed", {"seat": seat})
         _take(batch, seat, source, chance)
     _end_turn(batch)
-
-
-def _choose_for_horse(batch: Batch[State], seat: int, card: str) -> None:
-    batch.emit("HorseCardChosen", {"seat": seat, "card": card})
-    if not batch.state.waiting:
-        batch.emit("HorseCardsPassed", {"cards": list(batch.state.choices)})
-        _end_turn(batch)
 
 
 def _end_turn(batch: Batch[State]) -> None:
@@ -211,6 +214,22 @@ def _end_turn(batch: Batch[State]) -> None:
             "nwi_removed": [species for species, holder in state.holders().items() if holder is None],
         },
     )
+
+
+_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
+_ACTIONS: dict[str, _Handler] = {
+    "discard": _discard,
+    "discard_pair": _discard_pair,
+    "pass": _pass,
+    "take": _take_for_pig,
+    "pass_card": _pass_for_horse,
+}
+# The actions of a turn; while a choice is awaited, only its action (the action and why it is the one).
+_TURN_ACTIONS = ("discard", "discard_pair", "pass")
+_AWAITED = {
+    PIG: ("take", "the left neighbour of the pig's player must take a card"),
+    HORSE: ("pass_card", "every seat with cards must choose a card to pass for the horse"),
+}
 
 
 # The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).

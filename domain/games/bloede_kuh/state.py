@@ -29,8 +29,7 @@ class NwiCard:
     species: str
     round: int
     holder: int
-    # Derived from species and round when the card is made, not a field of its own (no init, compare or repr):
-    # totals and views read it every move, and a property is a Python call each time.
+    # What the card is worth: its species' value in the round it was taken, set when the card is made.
     value: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -113,7 +112,7 @@ def _dealt(state: State | None, event: Event) -> State:
     data = event.data
     hands = tuple(hand_of(cards) for cards in data["hands"])
     if state is None:
-        # Every later state is a copy of this one: detached, they all read their fields the fast way.
+        # The first state of a game, which every later one copies (see `domain.values.detached`).
         state = detached(State(seats=len(hands), minus=(0,) * len(hands)))
     return changed(
         state,

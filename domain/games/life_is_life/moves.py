@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from domain.batch import Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
 from domain.games.life_is_life.cards import ROW_SIZES, VALUES, sudden_death
-from domain.games.life_is_life.state import State, swapped
+from domain.games.life_is_life.state import State, evolve
 
 
 class TradeError(RuleError):
@@ -74,13 +75,12 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     if seat not in to_act(state):
         raise RuleError(f"it is not seat {seat}'s turn")
     kind = action.get("type")
-    if kind == "trade":
-        return _trade(state, seat, action)
-    if kind == "knock":
-        if not may_knock(state, seat):
-            raise KnockError("you may knock only after having traded at least once in this phase")
-        return [Event("Knocked", {"seat": seat, "opens_last_round": state.knocker is None}, seat)]
-    raise RuleError(f"unknown action type {kind!r}: expected 'trade' or 'knock'")
+    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise RuleError(f"unknown action type {kind!r}: expected 'trade' or 'knock'")
+    batch = Batch(state, seat, evolve)
+    handler(batch, seat, action, chance)
+    return batch.events
 
 
 def may_knock(state: State, seat: int) -> bool:
@@ -88,8 +88,16 @@ def may_knock(state: State, seat: int) -> bool:
     return state.knocker is not None or seat in state.traded
 
 
-def _trade(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
-    """Validate one trade and return RowTraded, plus SuddenDeathDeclared when it completes one."""
+def _knock(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    """Knock: the phase's last round begins, or (in the last round) pass."""
+    if not may_knock(batch.state, seat):
+        raise KnockError("you may knock only after having traded at least once in this phase")
+    batch.emit("Knocked", {"seat": seat, "opens_last_round": batch.state.knocker is None})
+
+
+def _trade(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    """Trade cards for a row; declare sudden death when the new hand completes one."""
+    state = batch.state
     row = action.get("row")
     if isinstance(row, bool) or not isinstance(row, int) or not 1 <= row <= len(ROW_SIZES):
         raise TradeError(f"row must be a whole number from 1 to {len(ROW_SIZES)}, not {row!r}")
@@ -102,20 +110,21 @@ def _trade(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     taken = state.rows[row - 1]
     if len(cards) != len(taken):
         raise TradeError(f"row {row} holds {len(taken)} card(s): lay down exactly {len(taken)}, not {len(cards)}")
-    hand = state.hands[seat]
     laid = Counter(cards)
-    held = Counter(hand)
+    held = Counter(state.hands[seat])
     if any(held[card] < count for card, count in laid.items()):
         raise TradeError(f"you do not hold {', '.join(sorted((laid - held).elements()))}")
     ordered = sorted(cards)
     if ordered == sorted(taken):  # the same cards as the row
         raise TradeError(f"the cards laid down must differ from row {row} ({', '.join(taken)}) in at least one card")
-    events = [Event("RowTraded", {"seat": seat, "row": row, "laid": ordered, "taken": list(taken)}, seat)]
-    # The hand after the trade, as evolve makes it.
-    combos = sudden_death(swapped(hand, ordered, list(taken)), state.advanced)
+    batch.emit("RowTraded", {"seat": seat, "row": row, "laid": ordered, "taken": list(taken)})
+    combos = sudden_death(batch.state.hands[seat], state.advanced)
     if combos:
-        events.append(Event("SuddenDeathDeclared", {"seat": seat, "species": combos}, seat))
-    return events
+        batch.emit("SuddenDeathDeclared", {"seat": seat, "species": combos})
+
+
+_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
+_ACTIONS: dict[str, _Handler] = {"trade": _trade, "knock": _knock}
 
 
 # The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).

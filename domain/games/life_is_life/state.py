@@ -78,7 +78,7 @@ def _set_up(state: State | None, event: Event) -> State:
     data = event.data
     players = data["players"]
     lives = data.get("lives", START_LIVES)
-    # Every later state is a copy of this one: detached, they all read their fields the fast way.
+    # The first state of a game, which every later one copies (see `domain.values.detached`).
     return detached(
         State(
             players=players,

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES, CardSet
 from domain.games.zop_zoo.state import PLAYING, Stack, State
-from domain.values import MEMO, remembered
+from domain.values import remembered
 
 BESIDE = "beside"  # where a side bonus card goes: beside the row, not onto a starting card
 
@@ -20,8 +20,6 @@ SPECIALTY_ACTIONS = {"hyena": "give", "raccoon": "take_card", "earthworm": "swap
 class Pending(NamedTuple):
     """The decision the player to act faces; `card` is the card on offer, `source` where it lies."""
 
-    # A named tuple, not a dataclass: every move asks for it more than once, and it is built in a fraction of the time.
-
     decision: str
     card: str | None = None
     source: str | None = None  # "deck" (just drawn) or "discard" (the discard pile's top)
@@ -29,7 +27,6 @@ class Pending(NamedTuple):
 
 def worth(cards: CardSet, stack: Stack) -> int | None:
     """Return what a stack is worth, or None while it is not worth points."""
-    # The lookups go to the card dict itself: CardSet.__getitem__ is a Python call, and this runs for every stack.
     base = cards.cards[stack.base]
     if stack.cover is None:
         return base.value if base.kind == "minus" else None
@@ -185,15 +182,11 @@ def _index_for_digs(cards: CardSet) -> _DigIndex:
 
 
 def mole_finds(state: State) -> list[dict[str, Any]]:
-    """Return what the MOLE on offer digs for the player to act (`dig_finds`): derived once per state.
+    """Return what the MOLE on offer digs for the player to act (`dig_finds`).
 
     The view shows it and the dig takes it; a drawn MOLE digs the whole pile, one
-    on the discard pile the cards beneath it. Copy the list before changing it.
+    on the discard pile the cards beneath it.
     """
-    return remembered(state, "mole_finds", _mole_finds)
-
-
-def _mole_finds(state: State) -> list[dict[str, Any]]:
     now = pending(state)
     pile = state.discard if now is not None and now.source == "deck" else state.discard[:-1]
     return dig_finds(state, state.turn, pile)
@@ -203,19 +196,23 @@ def _position(state: State, card: str) -> int:
     return state.discard.index(card)
 
 
+def can_use(state: State, seat: int, specialty: str) -> bool:
+    """Tell whether the seat can use a HYENA (it has a piece worth points to give), a RACCOON (another
+    seat has one to take) or an EARTHWORM (both): whether `specialty_moves` lists any use."""
+    kind = state.cards.cards[specialty].kind
+    if kind != "raccoon" and not has_worth(state, seat):
+        return False
+    return kind == "hyena" or any(has_worth(state, other) for other in range(state.seats) if other != seat)
+
+
+def has_worth(state: State, seat: int) -> bool:
+    """Tell whether the seat has a piece worth points: a side bonus, or a stack worth points."""
+    facts = stack_facts(state.cards)
+    return bool(state.bonuses[seat]) or any(facts[stack].worth is not None for stack in state.rows[seat])
+
+
 def specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
-    """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used).
-
-    Derived once per state, seat and card: whether a drawn card can be used, the
-    pending decision and the legal actions ask the same of one state, and with
-    many seats there are a hundred uses or more. Copy the list before changing it.
-    """
-    return remembered(
-        state, ("specialty_moves", seat, specialty), lambda state: _specialty_moves(state, seat, specialty)
-    )
-
-
-def _specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, Any]]:
+    """Return every use of a HYENA, RACCOON or EARTHWORM card open to the seat (empty: it cannot be used)."""
     kind = state.cards.cards[specialty].kind
     mine = worth_pieces(state, seat)
     others = [(other, worth_pieces(state, other)) for other in range(state.seats) if other != seat]
@@ -233,35 +230,19 @@ def _specialty_moves(state: State, seat: int, specialty: str) -> list[dict[str, 
 
 def pending(state: State) -> Pending | None:
     """Return the decision the player to act faces (None when no one acts)."""
-    # Listing the legal actions, deciding and the view all ask it of the same state: `remembered`
-    # written out, as this runs two or three times a move and the call cost more than the lookup.
-    fields = state.__dict__
-    memo = fields.get(MEMO)
-    if memo is None:
-        memo = fields[MEMO] = {}
-    elif "pending" in memo:
-        known: Pending | None = memo["pending"]
-        return known
-    now = memo["pending"] = _pending(state)
-    return now
-
-
-def _pending(state: State) -> Pending | None:
     if state.phase != PLAYING:
         return None
     if state.drawn is not None:
         kind = state.cards.cards[state.drawn].kind
         return Pending(SPECIALTY if kind in SPECIALTIES else WILD if kind == "wild" else MOLE, state.drawn, "deck")
-    # The pile's top (`State.top`) read straight: a property is a call, and this runs once a state.
-    discard = state.discard
-    if state.fresh and discard:
-        top = discard[-1]
+    top = state.top
+    if state.fresh and top is not None:
         kind = state.cards.cards[top].kind
         if place_for(state, state.turn, top) is not None:
             return Pending(TAKE, top, "discard")
         if kind == "mole":
             return Pending(MOLE, top, "discard")
-        if kind in SPECIALTIES and top not in state.spent and specialty_moves(state, state.turn, top):
+        if kind in SPECIALTIES and top not in state.spent and can_use(state, state.turn, top):
             return Pending(SPECIALTY, top, "discard")
     return _DRAW
 

@@ -78,10 +78,7 @@ class CardSet:
 
     @property
     def described(self) -> Mapping[str, FrozenDict]:
-        """Return every card as `describe` shows it, built once per set and read-only: views share them.
-
-        A view lists every row and the discard pile; a fresh dict per card cost more than the rest of it.
-        """
+        """Return every card as `describe` shows it, built once per set and read-only: views share them."""
         return remembered(self, "described", _described)
 
     @property
@@ -96,8 +93,7 @@ def _described(cards: CardSet) -> dict[str, FrozenDict]:
 
 def bundled() -> dict[str, Any]:
     """Return the bundled card set as JSON data (a fresh copy)."""
-    # Its lists hold flat objects of strings and numbers: copying two levels deep copies it all,
-    # ten times faster than reading the JSON again (every game's setup records the set).
+    # Its lists hold flat objects of strings and numbers: copying two levels deep copies it all.
     raw, _ = _bundled_set()
     return {key: [dict(item) for item in value] if isinstance(value, list) else value for key, value in raw.items()}
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
-from domain.batch import Batch, InPlaceBatch
+from domain.batch import Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
@@ -14,6 +14,9 @@ from domain.games.zop_zoo.board import BESIDE, DRAW, MOLE, SPECIALTY, SPECIALTY_
 from domain.games.zop_zoo.cards import PAIRS, SPECIALTIES
 from domain.games.zop_zoo.state import MAX_SEATS, PLAYING, State, evolve
 from domain.games.zop_zoo.steps import check_win
+
+# Who may act on a turn: its player alone, as the set `to_act` returns.
+ONE_SEAT = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
 
 
 class MustUse(RuleError):
@@ -28,14 +31,9 @@ class NotOnOffer(RuleError):
     code = "not_on_offer"
 
 
-# Who may act is one seat at a time: the sets are made once.
-_ALONE = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
-_NO_ONE: frozenset[int] = frozenset()
-
-
 def to_act(state: State) -> frozenset[int]:
     """Return the player whose turn it is (no one between rounds)."""
-    return _ALONE[state.turn] if state.phase == PLAYING else _NO_ONE
+    return ONE_SEAT[state.turn] if state.phase == PLAYING else frozenset()
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -54,7 +52,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         return [{"type": "use_mole"}, decline]
     if now.card is None:  # a specialty on offer always names its card
         return []
-    return list(board.specialty_moves(state, seat, now.card))  # a list of its own: the one derived is the state's
+    return board.specialty_moves(state, seat, now.card)
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
@@ -63,19 +61,19 @@ def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -
     handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleError(f"unknown action type {kind!r}; one of: {', '.join(sorted(_ACTIONS))}")
-    now = board.pending(state)
-    if now is None:
+    if state.phase != PLAYING:
         raise RuleError("no one acts between rounds: the next round must be dealt first")
-    batch = InPlaceBatch(state, seat, evolve)
-    handler(batch, now, action, chance)
+    batch = Batch(state, seat, evolve)
+    handler(batch, seat, action, chance)
     return batch.events
 
 
 # --- drawing ------------------------------------------------------------------
 
 
-def _draw(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
-    if not (now.decision == DRAW or (now.decision == MOLE and now.source == "discard")):
+def _draw(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
+    if not may_draw(now):
         raise _must_finish(batch.state, now)
     state = batch.state
     if not state.deck:
@@ -88,24 +86,50 @@ def _draw(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: 
     _resolve_drawn(batch, card)
 
 
-def _resolve_drawn(batch: Batch[State], card: str) -> None:
-    """Play the drawn card where no choice is left; leave it in hand for a choice."""
-    state, seat = batch.state, batch.state.turn
+def may_draw(now: Pending) -> bool:
+    """Tell whether the player may draw: nothing else is on offer, or a MOLE on the discard pile is declined."""
+    return now.decision == DRAW or (now.decision == MOLE and now.source == "discard")
+
+
+class DrawnFate(NamedTuple):
+    """Where a drawn card goes with no choice left: `place` in the row (a starting card, or BESIDE), or `discarded`.
+
+    Neither: its player chooses (a wild card's place, a MOLE, a specialty card's use).
+    """
+
+    place: str | None = None
+    discarded: bool = False
+
+
+# The two fates that name no place: the card is discarded, or its player chooses what it does.
+DISCARDED, CHOSEN = DrawnFate(discarded=True), DrawnFate()
+
+
+def drawn_fate(state: State, seat: int, card: str) -> DrawnFate:
+    """Return what becomes of `card`, drawn by `seat`, before anyone chooses."""
     kind = state.cards.cards[card].kind
     if kind in PAIRS or kind == "side_bonus":
         place = board.place_for(state, seat, card)
-        if place is None:
-            _discard_and_end(batch, card)
-        elif place == BESIDE:
-            batch.emit("SideBonusTaken", {"seat": seat, "card": card})
-            check_win(batch, (seat,))
-        else:
-            batch.emit("CardMatched", {"seat": seat, "card": card, "onto": place})
-            check_win(batch, (seat,))
-    elif kind == "wild" and not board.uncovered(state, seat):
+        return DISCARDED if place is None else DrawnFate(place=place)
+    if kind == "wild" and not board.uncovered(state, seat):
+        return DISCARDED
+    if kind in SPECIALTIES and (card in state.spent or not board.can_use(state, seat, card)):
+        return DISCARDED
+    return CHOSEN
+
+
+def _resolve_drawn(batch: Batch[State], card: str) -> None:
+    """Play the drawn card where no choice is left; leave it in hand for a choice."""
+    seat = batch.state.turn
+    fate = drawn_fate(batch.state, seat, card)
+    if fate.discarded:
         _discard_and_end(batch, card)
-    elif kind in SPECIALTIES and (card in state.spent or not board.specialty_moves(state, seat, card)):
-        _discard_and_end(batch, card)
+    elif fate.place == BESIDE:
+        batch.emit("SideBonusTaken", {"seat": seat, "card": card})
+        check_win(batch, (seat,))
+    elif fate.place is not None:
+        batch.emit("CardMatched", {"seat": seat, "card": card, "onto": fate.place})
+        check_win(batch, (seat,))
 
 
 def _discard_and_end(batch: Batch[State], card: str) -> None:
@@ -121,12 +145,12 @@ def _end_turn(batch: Batch[State]) -> None:
 # --- the discard pile -----------------------------------------------------------
 
 
-def _take_discard(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _take_discard(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
     if now.decision != TAKE:
         top = batch.state.top
         shown = "empty" if top is None else f"topped by {_name(batch.state, top)}"
         raise NotOnOffer(f"there is nothing to take: the discard pile is {shown}, which does not fit your row now")
-    seat = batch.state.turn
     # Keep taking while the new top card fits too; then the turn ends.
     while (top := batch.state.top) is not None and (place := board.place_for(batch.state, seat, top)) is not None:
         batch.emit("DiscardTaken", {"seat": seat, "card": top, "onto": None if place == BESIDE else place})
@@ -138,10 +162,11 @@ def _take_discard(batch: Batch[State], now: Pending, action: Mapping[str, Any], 
 # --- wild cards and MOLEs ---------------------------------------------------------
 
 
-def _place_wild(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _place_wild(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
     if now.decision != WILD or now.card is None:
         raise NotOnOffer("there is no wild card to place: a wild card is placed just after it is drawn")
-    state, seat = batch.state, batch.state.turn
+    state = batch.state
     onto = action.get("card")
     if not isinstance(onto, str) or onto not in state.cards.cards:
         raise RuleError("place_wild needs 'card': the id of one of your uncovered starting cards")
@@ -156,13 +181,14 @@ def _place_wild(batch: Batch[State], now: Pending, action: Mapping[str, Any], ch
     check_win(batch, (seat,))
 
 
-def _use_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _use_mole(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
     if now.decision != MOLE or now.card is None:
         raise NotOnOffer(
             "there is no MOLE on offer: use one just after drawing it, or when it tops the discard pile at your turn's start"
         )
-    state, seat = batch.state, batch.state.turn
-    finds = [dict(item) for item in board.mole_finds(state)]
+    state = batch.state
+    finds = board.mole_finds(state)
     batch.emit("DiscardPileDug", {"seat": seat, "mole": now.card, "source": now.source, "taken": finds})
     if check_win(batch, (seat,)):
         return
@@ -171,7 +197,8 @@ def _use_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chan
         _end_turn(batch)
 
 
-def _decline_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
+def _decline_mole(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
     if now.decision != MOLE or now.source != "deck" or now.card is None:
         raise NotOnOffer("there is no drawn MOLE to decline (a MOLE on the discard pile is declined by drawing)")
     _discard_and_end(batch, now.card)
@@ -180,8 +207,9 @@ def _decline_mole(batch: Batch[State], now: Pending, action: Mapping[str, Any], 
 # --- specialty cards --------------------------------------------------------------
 
 
-def _use_specialty(batch: Batch[State], now: Pending, action: Mapping[str, Any], chance: Chance) -> None:
-    state, seat = batch.state, batch.state.turn
+def _use_specialty(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
+    now = _pending(batch.state)
+    state = batch.state
     if now.decision != SPECIALTY or now.card is None:
         top = state.top
         if state.fresh and top is not None and top in state.spent:
@@ -253,11 +281,18 @@ def _must_finish(state: State, now: Pending) -> RuleError:
     return MustUse(f"the {card} {where} must be used, since you can ({action})")
 
 
+def _pending(state: State) -> Pending:
+    """Return the decision the player to act faces (there is one: the round is in play)."""
+    now = board.pending(state)
+    assert now is not None, "a round in play always has a decision pending"
+    return now
+
+
 def _name(state: State, card: str) -> str:
     return f"{state.cards[card].name} ({card})"
 
 
-_Handler = Callable[[Batch[State], Pending, Mapping[str, Any], Chance], None]
+_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
 _ACTIONS: dict[str, _Handler] = {
     "draw": _draw,
     "take_discard": _take_discard,

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from domain.events import Event, register_upcaster
 from domain.games.zop_zoo.cards import CardSet, parse
-from domain.values import amended, detached
+from domain.values import changed, detached
 
 # Versions of the rules (RULES.md §4). "1": a player other than the round's
 # winner also scored a covered minus card at the value it showed; "2": only
@@ -26,8 +26,7 @@ SET_UP, PLAYING, ROUND_WON, OVER = "set_up", "playing", "round_won", "over"
 class Stack(NamedTuple):
     """A starting card and what covers or connects to it (a black card, or None)."""
 
-    # A named tuple, not a dataclass: the rules and views look every stack of every row up in the
-    # card set's tables (`board.stack_facts`), and a tuple is its own key there, hashed and compared in C.
+    # A named tuple: a stack is also the key of its worth and category in the card set's tables (`board.stack_facts`).
 
     base: str
     cover: str | None = None
@@ -84,7 +83,7 @@ def _set_up(_: State | None, event: Event) -> State:
     data = event.data
     seats = data["seats"]
     empty = ((),) * seats
-    # Every later state is a copy of this one: detached, they all read their fields the fast way.
+    # The first state of a game, which every later one copies (see `domain.values.detached`).
     state = State(
         cards=parse(data["card_set"]),
         seats=seats,
@@ -99,7 +98,7 @@ def _set_up(_: State | None, event: Event) -> State:
 
 def _dealt(state: State, event: Event) -> State:
     data = event.data
-    return amended(
+    return changed(
         state,
         phase=PLAYING,
         round=data["round"],
@@ -118,38 +117,38 @@ def _dealt(state: State, event: Event) -> State:
 
 def _drawn(state: State, event: Event) -> State:
     data = event.data
-    return amended(state, deck=state.deck[1:], drawn=data["card"], fresh=False)
+    return changed(state, deck=state.deck[1:], drawn=data["card"], fresh=False)
 
 
 def _refilled(state: State, event: Event) -> State:
     data = event.data
-    return amended(state, deck=tuple(data["deck"]), discard=state.discard[-1:])
+    return changed(state, deck=tuple(data["deck"]), discard=state.discard[-1:])
 
 
 def _placed(state: State, event: Event) -> State:
     data = event.data
     rows = _cover(state.rows, data["seat"], data["onto"], data["card"])
-    return amended(state, rows=rows, drawn=None)
+    return changed(state, rows=rows, drawn=None)
 
 
 def _bonus_taken(state: State, event: Event) -> State:
     data = event.data
-    return amended(state, bonuses=_add_bonus(state.bonuses, data["seat"], data["card"]), drawn=None)
+    return changed(state, bonuses=_add_bonus(state.bonuses, data["seat"], data["card"]), drawn=None)
 
 
 def _discarded(state: State, event: Event) -> State:
     data = event.data
-    return amended(state, discard=state.discard + (data["card"],), drawn=None)
+    return changed(state, discard=state.discard + (data["card"],), drawn=None)
 
 
 def _turn_ended(state: State, event: Event) -> State:
     data = event.data
-    return amended(state, turn=data["next"], fresh=True)
+    return changed(state, turn=data["next"], fresh=True)
 
 
 def _discard_taken(state: State, event: Event) -> State:
     data = event.data
-    state = amended(state, discard=state.discard[:-1], fresh=False)
+    state = changed(state, discard=state.discard[:-1], fresh=False)
     return _take(state, data["seat"], data["card"], data["onto"])
 
 
@@ -159,7 +158,7 @@ def _dug(state: State, event: Event) -> State:
     discard = tuple(card for card in state.discard if card not in taken)
     if data["source"] == "deck":
         discard += (data["mole"],)
-    state = amended(state, discard=discard, drawn=None, fresh=False)
+    state = changed(state, discard=discard, drawn=None, fresh=False)
     for item in data["taken"]:
         state = _take(state, data["seat"], item["card"], item["onto"])
     return state
@@ -177,13 +176,13 @@ def _specialty_used(state: State, event: Event) -> State:
         rows, bonuses = _drop(rows, bonuses, move["to"], piece)
     discard = state.discard + (data["specialty"],) if data["source"] == "deck" else state.discard
     spent = state.spent | {data["specialty"]}
-    return amended(state, rows=rows, bonuses=bonuses, discard=discard, drawn=None, fresh=False, spent=spent)
+    return changed(state, rows=rows, bonuses=bonuses, discard=discard, drawn=None, fresh=False, spent=spent)
 
 
 def _round_won(state: State, event: Event) -> State:
     data = event.data
     result = RoundResult(data["round"], data["winner"], tuple(data["scores"]))
-    return amended(
+    return changed(
         state,
         phase=OVER if data["game_over"] else ROUND_WON,
         totals=tuple(data["totals"]),
@@ -206,8 +205,8 @@ def _add_bonus(bonuses: Bonuses, seat: int, card: str) -> Bonuses:
 def _take(state: State, seat: int, card: str, onto: str | None) -> State:
     """Place a card taken from the discard pile: on its starting card, or beside the row."""
     if onto is None:
-        return amended(state, bonuses=_add_bonus(state.bonuses, seat, card))
-    return amended(state, rows=_cover(state.rows, seat, onto, card))
+        return changed(state, bonuses=_add_bonus(state.bonuses, seat, card))
+    return changed(state, rows=_cover(state.rows, seat, onto, card))
 
 
 def _lift(rows: Rows, bonuses: Bonuses, seat: int, card: str) -> tuple[Rows, Bonuses, Stack | str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from domain.batch import Batch, InPlaceBatch
+from domain.batch import Batch
 from domain.chance import Chance
 from domain.errors import OptionsError, RuleError
 from domain.events import SYSTEM, Event
@@ -51,7 +51,7 @@ def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]
         "rules_version": options.get("rules_version", RULES_VERSIONS[-1]),
     }
     set_up = Event("ZooSetUp", data, SYSTEM)
-    batch = InPlaceBatch(evolve(None, set_up), SYSTEM, evolve)
+    batch = Batch(evolve(None, set_up), SYSTEM, evolve)
     deal(batch, chance, round_=1, starter=chance.below(seats))
     return [set_up, *batch.events]
 
@@ -65,7 +65,7 @@ def advance(state: State, chance: Chance) -> list[Event]:
     """Deal the next round; the last round's winner is dealt first and starts."""
     if not system_due(state):
         raise RuleError("no round is waiting to be dealt")
-    batch = InPlaceBatch(state, SYSTEM, evolve)
+    batch = Batch(state, SYSTEM, evolve)
     deal(batch, chance, round_=state.round + 1, starter=state.results[-1].winner)
     return batch.events
 

@@ -8,6 +8,8 @@ from projections.game import game_view
 from tests.support.bloede_kuh import play, position
 from tests.support.tables import new_table
 
+# --- Blöde Kuh views: own hand, counts of the others, public piles, awaited choices.
+
 
 def test_a_seat_sees_its_hand_the_counts_and_the_public_piles() -> None:
     state = position(

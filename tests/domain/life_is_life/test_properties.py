@@ -17,6 +17,8 @@ from projections.life_is_life import redact, seat_view
 from tests.support.life_is_life import cards_of
 from tests.support.tables import Table, new_table, play_bots
 
+# --- Random Life is Life games: one winner, 60 cards at every step, replay equals live, no leak; bots finish.
+
 GAME = "life-is-life"
 
 

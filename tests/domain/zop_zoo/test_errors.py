@@ -14,6 +14,8 @@ from domain.games.zop_zoo.moves import MustUse, NotOnOffer
 from tests.support.tables import new_table
 from tests.support.zop_zoo import RULES, act, table
 
+# --- Bad input: every action the rules refuse gives a RuleError that says why.
+
 PLAIN = table([["w:lion/b:lion", "w:eagle"], ["w:zebra/b:zebra", "w:octopus"]], deck=["b:dragon"])
 WILD = table([["w:lion/b:lion", "w:eagle"], ["w:zebra", "w:octopus"]], drawn="b:beast-1")
 HYENA_DRAWN = table([["w:lion/b:lion", "w:eagle"], ["w:zebra/b:zebra", "w:octopus"]], drawn="b:hyena")

@@ -8,6 +8,8 @@ from projections.life_is_life import open_view, redact, seat_view
 from tests.support.life_is_life import KNOCK, act, arranged, step, trade
 from tests.support.tables import new_table
 
+# --- Life is Life views and event redaction: a hand only to its owner, set-aside cards to nobody.
+
 ROWS = [["dog"], ["bear", "mole"], ["sheep"] * 3, ["goat"] * 4]
 
 

@@ -1,9 +1,10 @@
-"""Blöde Kuh: every rule of RULES.md §3 and the rulebook's examples, as small tests."""
+"""Blöde Kuh: every rule of RULES.md §3 and the rulebook's examples (the horse, the refill), as small tests."""
 
 from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from dataclasses import replace
 from functools import reduce
 
@@ -12,13 +13,15 @@ import pytest
 from domain.chance import Chance
 from domain.errors import NotYourTurn, OptionsError, RuleError
 from domain.events import Event
-from domain.game import decide
+from domain.game import Game, decide, evolve
 from domain.games.bloede_kuh import RULES
 from domain.games.bloede_kuh.cards import DECK_SIZE, hand_of, minus_points
 from domain.games.bloede_kuh.state import BETWEEN, OVER, PIG, PLAY, NwiCard, RoundResult, State
-from projections.bloede_kuh import redact
+from projections.bloede_kuh import redact, seat_view
 from tests.support.bloede_kuh import cards_in_play, game_at, hand, play, position, types
 from tests.support.tables import new_table, play_randomly
+
+# --- Blöde Kuh: every rule of RULES.md §3 and the rulebook's examples, as small tests.
 
 # --- the deal ----------------------------------------------------------------
 
@@ -310,3 +313,194 @@ def test_a_game_ends_after_three_rounds_through_the_core() -> None:
     assert [e.data["dealer"] for e in dealt[1:]] == [e.data["ender"] for e in scored[:2]]
     assert table.log[-1].type == "GameEnded"
     assert table.game.result["detail"]["totals"] == table.game.rules_state.totals()
+
+
+# --- Blöde Kuh's horse: every seat with cards chooses in secret, then all pass left together.
+
+
+@pytest.fixture
+def horse_pending():
+    """Seat 0 has just discarded a horse among four seats."""
+    state = position("horse sheep pig", "cow cow", "pig sheep", "horse", draw="cow", discard="sheep")
+    events, after = play(state, 0, {"type": "discard", "card": "horse"})
+    assert types(events) == ["CardDiscarded", "ChoiceAwaited"]
+    assert events[-1].data == {"choice": "horse", "seats": [0, 1, 2, 3]}
+    return after
+
+
+def test_every_seat_with_cards_must_choose(horse_pending) -> None:
+    assert RULES.to_act(horse_pending) == {0, 1, 2, 3}
+    assert RULES.legal_actions(horse_pending, 1) == [{"type": "pass_card", "card": "cow"}]
+    assert RULES.legal_actions(horse_pending, 0) == [
+        {"type": "pass_card", "card": "sheep"},
+        {"type": "pass_card", "card": "pig"},
+    ]
+
+
+def test_only_seats_with_cards_are_asked() -> None:
+    state = position("horse sheep", "", "pig")
+    _, after = play(state, 0, {"type": "discard", "card": "horse"})
+    assert RULES.to_act(after) == {0, 2}
+    _, after = play(after, 2, {"type": "pass_card", "card": "pig"})
+    events, after = play(after, 0, {"type": "pass_card", "card": "sheep"})
+    assert events[1].data == {"cards": ["sheep", None, "pig"]}
+    assert hand(after, 0) == ["pig"] and hand(after, 1) == ["sheep"] and hand(after, 2) == []
+
+
+def test_choices_in_any_order_then_all_pass_to_the_left_together(horse_pending) -> None:
+    state = horse_pending
+    for seat, card in [(2, "pig"), (0, "sheep"), (3, "horse")]:
+        events, state = play(state, seat, {"type": "pass_card", "card": card})
+        assert types(events) == ["HorseCardChosen"]
+        assert seat not in RULES.to_act(state), "a seat that has chosen leaves to_act"
+        assert state.hands == horse_pending.hands, "nothing moves before all have chosen"
+    assert RULES.to_act(state) == {1}
+    events, after = play(state, 1, {"type": "pass_card", "card": "cow"})
+    assert types(events) == ["HorseCardChosen", "HorseCardsPassed", "TurnEnded"]
+    assert events[1].data == {"cards": ["sheep", "cow", "pig", "horse"]}
+    assert hand(after, 0) == ["horse", "pig"]  # gave sheep, got seat 3's horse
+    assert hand(after, 1) == ["cow", "sheep"]  # gave cow, got seat 0's sheep
+    assert hand(after, 2) == ["cow", "sheep"]  # gave pig, got seat 1's cow
+    assert hand(after, 3) == ["pig"]  # gave horse, got seat 2's pig
+    assert cards_in_play(after) == cards_in_play(horse_pending)
+    assert after.awaiting is None and RULES.to_act(after) == {1}
+
+
+def test_a_choice_is_seen_only_by_its_chooser_until_the_pass(horse_pending) -> None:
+    events, state = play(horse_pending, 2, {"type": "pass_card", "card": "pig"})
+    chosen = events[0]
+    assert redact(chosen, 2) == {"seat": 2, "card": "pig"}
+    for viewer in (0, 1, 3, None):
+        assert redact(chosen, viewer) == {"seat": 2}
+    assert seat_view(state, 2)["pending"] == {
+        "choice": "horse",
+        "waiting": [0, 1, 3],
+        "chosen": [2],
+        "your_card": "pig",
+    }
+    for viewer in (0, 1, 3, None):
+        assert seat_view(state, viewer)["pending"] == {"choice": "horse", "waiting": [0, 1, 3], "chosen": [2]}
+
+
+def test_after_the_pass_each_seat_learns_only_what_it_gave_and_received(horse_pending) -> None:
+    state = horse_pending
+    for seat, card in [(0, "sheep"), (1, "cow"), (2, "pig")]:
+        _, state = play(state, seat, {"type": "pass_card", "card": card})
+    events, _ = play(state, 3, {"type": "pass_card", "card": "horse"})
+    passed = events[1]
+    assert redact(passed, 0) == {"seats": [0, 1, 2, 3], "gave": "sheep", "received": "horse"}
+    assert redact(passed, 2) == {"seats": [0, 1, 2, 3], "gave": "pig", "received": "cow"}
+    assert redact(passed, None) == {"seats": [0, 1, 2, 3]}
+    assert redact(events[0], 0) == {"seat": 3}
+
+
+def test_a_second_choice_is_refused(horse_pending) -> None:
+    _, state = play(horse_pending, 1, {"type": "pass_card", "card": "cow"})
+    with pytest.raises(RuleError, match="already chosen"):
+        play(state, 1, {"type": "pass_card", "card": "cow"})
+    with pytest.raises(NotYourTurn):
+        decide(game_at(state), {"kind": "act", "seat": 1, "action": {"type": "pass_card", "card": "cow"}}, "seed")
+
+
+def test_a_horse_choice_must_be_a_card_in_hand(horse_pending) -> None:
+    with pytest.raises(RuleError, match="no horse in seat 1's hand"):
+        play(horse_pending, 1, {"type": "pass_card", "card": "horse"})
+    with pytest.raises(RuleError, match="must be one of"):
+        play(horse_pending, 1, {"type": "pass_card", "card": "unicorn"})
+    with pytest.raises(RuleError, match="choose a card to pass"):
+        play(horse_pending, 0, {"type": "discard", "card": "sheep"})
+
+
+def test_the_turns_player_passing_its_last_card_still_receives_one() -> None:
+    state = position("horse sheep", "cow", "pig")
+    _, state = play(state, 0, {"type": "discard", "card": "horse"})
+    _, state = play(state, 1, {"type": "pass_card", "card": "cow"})
+    _, state = play(state, 2, {"type": "pass_card", "card": "pig"})
+    events, after = play(state, 0, {"type": "pass_card", "card": "sheep"})
+    assert types(events)[-1] == "TurnEnded", "the round goes on: seat 0 holds the pig it received"
+    assert hand(after, 0) == ["pig"]
+
+
+# --- Blöde Kuh, rules version 2: the draw pile is refilled as soon as it becomes empty (RULES.md §3, issue 13).
+
+
+def test_new_games_are_played_under_rules_version_2_and_record_it() -> None:
+    table = new_table("bloede-kuh", 3)
+    created, dealt = table.log[0], next(e for e in table.log if e.type == "CardsDealt")
+    assert RULES.rules_version == "2" and RULES.rules_versions == ("1", "2")
+    assert created.data["rules_version"] == "2" and dealt.data["rules_version"] == "2"
+    assert table.game.rules_version == "2" and table.game.rules_state.rules_version == "2"
+
+
+def test_a_game_cannot_be_created_under_a_rules_version_that_does_not_exist() -> None:
+    command = {"kind": "create", "id": "g", "game": "bloede-kuh", "seats": [{}, {}, {}], "rules_version": "9"}
+    with pytest.raises(OptionsError, match="no rules version '9'"):
+        decide(Game(), {**command, "seed_commitment": "x"}, "seed")
+
+
+def test_a_pass_that_draws_the_last_card_refills_the_draw_pile_at_once() -> None:
+    state = position("cow", "pig", "horse", draw="sheep", discard="pig horse")
+    events, after = play(state, 0, {"type": "pass", "from": "draw"}, seed="at-once")
+    assert types(events) == ["Passed", "CardTaken", "DrawPileRefilled", "TurnEnded"]
+    assert Counter(events[2].data["draw"]) == Counter(["pig", "horse"]), "the whole discard pile"
+    assert after.discard == () and len(after.draw) == 2 and cards_in_play(after) == cards_in_play(state)
+    # The next player can no longer take the horse they saw on top of the discard pile.
+    assert RULES.legal_actions(after, 1)[-1:] == [{"type": "pass", "from": "draw"}]
+    assert {"type": "pass", "from": "discard"} not in RULES.legal_actions(after, 1)
+
+
+def test_a_cow_that_draws_the_last_card_is_shuffled_into_the_new_draw_pile() -> None:
+    state = position("cow sheep", "pig", "horse", draw="pig", discard="horse")
+    events, after = play(state, 0, {"type": "discard", "card": "cow"}, seed="cow")
+    assert types(events) == ["CardDiscarded", "CardTaken", "DrawPileRefilled", "TurnEnded"]
+    assert events[1].data == {"seat": 0, "from": "draw", "card": "pig"}
+    assert Counter(events[2].data["draw"]) == Counter(["horse", "cow"])
+    assert hand(after, 0) == ["pig", "sheep"] and after.discard == ()
+
+
+def test_a_pig_answer_that_empties_the_draw_pile_refills_it_before_the_next_turn() -> None:
+    _, waiting = play(
+        position("pig sheep", "cow", "horse", draw="sheep", discard="cow"), 0, {"type": "discard", "card": "pig"}
+    )
+    events, after = play(waiting, 1, {"type": "take", "from": "draw"})
+    assert types(events) == ["CardTaken", "DrawPileRefilled", "TurnEnded"]
+    assert Counter(after.draw) == Counter(["cow", "pig"]) and after.discard == ()
+
+
+def test_with_both_piles_empty_the_next_discard_refills_at_once_so_a_cow_draws_itself_back() -> None:
+    state = position("cow sheep", "pig", "horse", draw="", discard="")
+    events, after = play(state, 0, {"type": "discard", "card": "cow"})
+    assert types(events) == ["CardDiscarded", "DrawPileRefilled", "CardTaken", "TurnEnded"]
+    assert events[1].data == {"draw": ["cow"]} and events[2].data["card"] == "cow"
+    assert hand(after, 0) == ["cow", "sheep"] and after.draw == () and after.discard == ()
+
+
+def test_with_both_piles_empty_a_pair_becomes_the_draw_pile() -> None:
+    state = position("pig pig sheep", "cow", "horse", draw="", discard="")
+    events, after = play(state, 0, {"type": "discard_pair", "cards": ["pig", "pig"]})
+    assert types(events) == ["PairDiscarded", "DrawPileRefilled", "TurnEnded"]
+    assert after.draw == ("pig", "pig") and after.discard == ()
+    assert RULES.legal_actions(after, 1)[-1] == {"type": "pass", "from": "draw"}
+
+
+def refill_pending(state: State) -> bool:
+    """Tell whether the draw pile is empty while the discard pile is not (rules 2 never leaves it so)."""
+    return not state.draw and bool(state.discard)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_in_random_games_no_one_acts_while_the_draw_pile_is_empty_and_the_discard_pile_is_not(seats: int) -> None:
+    refilled = False
+    # Seeded games until one runs through the draw pile (not every game does), each checked throughout.
+    for attempt in range(10):
+        rng = random.Random(f"{seats}-{attempt}")
+        log, game = play_randomly(new_table("bloede-kuh", seats, seed=f"refill-{seats}-{attempt}"), rng).log, Game()
+        for index, event in enumerate(log):
+            game = evolve(game, event)
+            end_of_batch = index + 1 == len(log) or log[index + 1].command_id != event.command_id
+            if end_of_batch and game.rules_state is not None:
+                assert not refill_pending(game.rules_state), f"after event {event.seq}"
+        refilled = any(event.type == "DrawPileRefilled" for event in log)
+        if refilled:
+            break
+    assert refilled, "one of these seeded games runs through the draw pile"

@@ -17,6 +17,8 @@ from projections.game import game_view
 from tests.support.bloede_kuh import cards_in_play
 from tests.support.tables import Table, new_table
 
+# --- Blöde Kuh: random legal games for 3–6 players, conservation, replay and no leaks.
+
 SEATS = st.integers(min_value=3, max_value=6)
 SEEDS = st.integers(min_value=0, max_value=2**32)
 

@@ -16,6 +16,8 @@ from projections import animals_on_board as projection
 from projections.game import game_view
 from tests.support.tables import Table, new_table
 
+# --- Animals on Board: random legal games end with scores, conserve tiles and crates, replay, and never leak.
+
 GAME = "animals-on-board"
 
 

@@ -1,4 +1,4 @@
-"""Animals on Board: every bad action is a RuleError that names the rule it breaks."""
+"""Animals on Board: every bad action or option is refused with the rule it breaks."""
 
 from __future__ import annotations
 
@@ -6,10 +6,23 @@ from typing import Any
 
 import pytest
 
-from domain.errors import NotYourTurn, RuleError
+from domain.errors import NotYourTurn, OptionsError, RuleError
+from domain.games.animals_on_board import RULES
 from domain.games.animals_on_board.state import BETWEEN
+from domain.rules import normalise_options
 from tests.support.animals_on_board import make_state, play
 from tests.support.tables import new_table
+
+# --- Animals on Board: the rulebook's examples and RULES.md §2's rulings, as events and state.
+
+
+@pytest.mark.parametrize("seats, left_out", [(2, ["lion"]), (3, ["lion", "lion"]), (4, ["lion"])])
+def test_left_out_must_name_exactly_the_species_the_seat_count_leaves_out(seats: int, left_out: list[str]) -> None:
+    with pytest.raises(OptionsError, match="left_out"):
+        normalise_options(RULES, {"left_out": left_out}, seats)
+
+
+# --- Animals on Board: every bad action is a RuleError that names the rule it breaks.
 
 CENTRE = [["panda-1", "tiger-2", "lion-3"], ["fox-1"]]
 

@@ -15,6 +15,8 @@ from projections.zop_zoo import bot_view, open_view, seat_view
 from tests.support.tables import new_table
 from tests.support.zop_zoo import RULES, act, table
 
+# --- What viewers see: the whole table but the black deck's order; events as stored replay to the same state.
+
 
 def test_a_view_shows_every_row_the_piles_the_pending_decision_and_the_points() -> None:
     state = table(

@@ -12,6 +12,8 @@ from domain.game import decide
 from domain.games.bloede_kuh.state import PIG
 from tests.support.bloede_kuh import game_at, play, position
 
+# --- Blöde Kuh: bad input gets a RuleError that says which rule was broken.
+
 TURN = position("sheep pig cow", "horse", "cow", draw="sheep", discard="")
 
 
