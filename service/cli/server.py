@@ -3,13 +3,21 @@
 Embedded mode keeps its store in this process's memory, so it cannot be
 shared by several worker processes: it always runs one Flask server.
 
-granian, a Rust HTTP server running the WSGI app, is the default: it costs a
+granian, a Rust HTTP server, is the default: with the WSGI app it costs a
 third less CPU a move than gunicorn's gthread workers and serves 1.5 to 3
 times the moves a second on the same two cores (`bench/bench_http.py
 --server granian|gthread`), and the fault tests and the fault run pass on it
 (a killed worker process is started again). What it cannot parse it answers
 itself with an empty 400, 414 or 431 (gunicorn: an HTML page); see docs/operators.md.
-`--server gunicorn` keeps gunicorn for those who run it already.
+
+On one Redis, granian serves the app through its async interface (RSGI,
+service/http/front.py): the Flask app answers every request on a pool of
+threads as before, and live streams are served from a fan-out on the event
+loop, one blocking read a game a process, without a thread each, so a
+process holds thousands of watchers (`bench/bench_spectators.py`). On a
+Redis Cluster, or with MENAGERIE_INTERFACE=wsgi, it serves the WSGI app
+directly, a stream holding a thread.
+`--server gunicorn` keeps gunicorn, and a thread a stream, for those who run it already.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-from service.adapters.connections import rq_url
+from service.adapters.connections import is_cluster_url, rq_url
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +40,13 @@ DEFAULT_WORKERS = 2
 # its worker restarted.
 THREADS = 8
 TIMEOUT_S = 30
-# granian's Python threads per worker process (at most 48 of them hold live streams:
-# service/http/streams.py), and its limit on reading a request's headers.
+# The threads each worker process runs the app on (granian's own under WSGI, where at most 48
+# of them hold live streams: service/http/streams.py; the front's pool under RSGI), and
+# granian's limit on reading a request's headers.
 GRANIAN_THREADS = 64
 HEADER_READ_TIMEOUT_S = 10
+# Requests one worker process serves at once through the async front, open streams included.
+FRONT_REQUESTS = 10_000
 # A granian worker process still running this long after the stop signal is killed. Without
 # it, a worker that misses the signal (seen in our tests now and then, as in
 # emmett-framework/granian#875) holds the whole server's stop forever.
@@ -94,23 +105,49 @@ def worker_app() -> Any:
     return app
 
 
+def use_front() -> bool:
+    """Tell whether granian serves through the async front: on one Redis, unless MENAGERIE_INTERFACE=wsgi."""
+    wanted = os.environ.get("MENAGERIE_INTERFACE", "rsgi")
+    if wanted not in ("rsgi", "wsgi"):
+        raise ValueError(f"MENAGERIE_INTERFACE is rsgi (the default) or wsgi, not {wanted!r}")
+    return wanted == "rsgi" and not is_cluster_url(os.environ.get("REDIS_URL", ""))
+
+
+def front_app() -> Any:
+    """Build one server worker process's async front: the app on a pool of threads, live streams on the loop."""
+    from service.http.front import Front
+
+    app = worker_app()
+    services = app.extensions["menagerie"]
+    return Front(app, GRANIAN_THREADS, os.environ["REDIS_URL"], services.prefix)
+
+
 def granian_server(host: str, port: int, workers: int) -> Any:
-    """Return granian serving the API's WSGI app with `workers` processes (a killed one is started again)."""
+    """Return granian serving the API with `workers` processes (a killed one is started again).
+
+    On one Redis through the async front (RSGI), on a Redis Cluster through WSGI (see the module's doc).
+    """
     from granian import Granian
     from granian.constants import Interfaces
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
+    front = use_front()
     return Granian(
-        "service.cli.server:worker_app",
+        "service.cli.server:front_app" if front else "service.cli.server:worker_app",
         factory=True,  # each worker process builds its own app, with its own Redis connections
         address=host,
         port=port,
-        interface=Interfaces.WSGI,
+        interface=Interfaces.RSGI if front else Interfaces.WSGI,
         workers=workers,
-        # A request holds one of these Python threads while the app reads its body or streams
-        # events; headers are read by granian itself, and a client that dawdles over them is cut off.
-        blocking_threads=GRANIAN_THREADS,
+        # Under WSGI a request holds one of these Python threads while the app reads its body or streams
+        # events (the front has its own pool). Headers are read by granian itself, and a client that
+        # dawdles over them is cut off.
+        blocking_threads=1 if front else GRANIAN_THREADS,
+        # granian serves at most this many requests at once a worker process (by default half of
+        # its 1,024 backlog over the workers), and an open stream is one: the front lets thousands
+        # through; each process also needs as many file descriptors (`ulimit -n`).
+        backpressure=FRONT_REQUESTS if front else None,
         http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_TIMEOUT_S * 1000),
         respawn_failed_workers=True,
         workers_kill_timeout=GRANIAN_KILL_TIMEOUT_S,

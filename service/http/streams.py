@@ -2,39 +2,56 @@
 
 `GET /games/{id}/stream` sends the caller's redacted events (a seat token, or
 none for a spectator), each with its version as the SSE `id`, so a client
-resumes with `Last-Event-ID` (or `?after=N`). The server blocks on the
-stream (`XREAD BLOCK`, on a real Redis and on the embedded fakeredis alike:
-no polling loop), sends a heartbeat comment every 15 s, and closes after
-`GameEnded`. `GET /tournaments/{id}/stream` does the same for a tournament's
-rounds, tables and results, closing after `TournamentFinished`.
+resumes with `Last-Event-ID` (or `?after=N`), and closes after `GameEnded`.
+With `?view=true` the caller's view (what `GET /games/{id}` answers it) follows
+each batch, as an `event: view` message without an id, and once at the start:
+a bot waiting for its turn reads only this stream. `GET /tournaments/{id}/stream`
+does the same for a tournament's rounds, tables and results, closing after
+`TournamentFinished`. A heartbeat comment goes out every 15 s of quiet.
 
-A stream holds its server thread for as long as it is open, so a process
-holds at most `MAX_STREAMS` of them (`MENAGERIE_MAX_STREAMS`; 48 of granian's
-64 threads, half of gunicorn's under `menagerie serve --server gunicorn`):
-past that a new stream is a 503 `streams_full` with Retry-After, and the
-moves keep their threads however many spectators come. Under gunicorn, serve
-with the `gthread` worker class (`menagerie serve` does).
+Two ways serve a stream, behind this one view (which checks the query,
+authorises and fixes the redaction either way):
+
+- under `menagerie serve` with granian on one Redis, the async front
+  (service/http/front.py) serves it from its fan-out (service/http/fanout.py):
+  no thread a stream, one blocking read a game a process;
+- elsewhere (the embedded server, gunicorn, a test client) a stream holds a
+  server thread and blocks on its own `XREAD BLOCK`. A process then holds at
+  most `MAX_STREAMS` of them (`MENAGERIE_MAX_STREAMS`; half of gunicorn's
+  threads under `menagerie serve --server gunicorn`): past that a new stream
+  is a 503 `streams_full` with Retry-After, and the moves keep their threads
+  however many spectators come.
+
+Either way, a store that stops answering ends the stream cleanly (a comment
+saying so, no traceback) and the client resumes with `Last-Event-ID`.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-import orjson
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from flask.blueprints import BlueprintSetupState
+from marshmallow import fields
 
 from domain.events import RecordedEvent
 from projections.game import redact_event
+from service.adapters.connections import STORE_UNAVAILABLE
 from service.errors import StreamsFull
 from service.http.auth import caller_seat
 from service.http.requests import query, services
-from service.http.schemas import STREAM_QUERY
+from service.http.schemas import STREAM_QUERY, StreamQuerySchema
+from service.http.subscriptions import HEARTBEAT, RETRY_HINT, STORE_LOST, Handoff, Subscription
 
+log = logging.getLogger(__name__)
 streams = Blueprint("streams", __name__)
+# Set in a request's environ by the async front (service/http/front.py), which then serves the
+# stream from its fan-out: the view here checks, authorises and redacts, and hands the subscription back there.
+FANOUT = "menagerie.fanout"
 
 HEARTBEAT_MS = 15_000
 GAME_OVER, TOURNAMENT_OVER = "GameEnded", "TournamentFinished"
@@ -71,10 +88,19 @@ class _Slot:
             self.slots.release()
 
 
+class GameStreamQuerySchema(StreamQuerySchema):
+    """`GET /games/{id}/stream` query: `after`, and whether the caller's view follows each batch."""
+
+    view = fields.Boolean(load_default=False)
+
+
+GAME_STREAM_QUERY = GameStreamQuerySchema()
+
+
 @streams.get("/games/<game_id>/stream")
 def game_stream(game_id: str) -> Response:
     """Stream the game's events as the caller may see them, from `Last-Event-ID` or `after` on."""
-    args = query(STREAM_QUERY)
+    args = query(GAME_STREAM_QUERY)
     game = services().repository.load(game_id)
     seat = caller_seat(game)
     open_log = game.status == "finished"
@@ -85,7 +111,10 @@ def game_stream(game_id: str) -> Response:
         # Once GameEnded is out, the whole log is open to everyone anyway.
         return redact_event(game.type, event, seat, open_log=open_log or event.type == GAME_OVER, seed=seed)
 
-    return _sse(game_id, _resume_from(args["after"]), shown, GAME_OVER)
+    # Watchers who see the same share encoded messages: the spectators, each seat, or everyone once it is over.
+    audience = ("open",) if open_log else ("seat", seat)
+    viewed = game if args["view"] else None
+    return _sse(Subscription(game_id, _resume_from(args["after"]), GAME_OVER, audience, shown, viewed, seat))
 
 
 @streams.get("/tournaments/<tournament_id>/stream")
@@ -93,7 +122,8 @@ def tournament_stream(tournament_id: str) -> Response:
     """Stream the tournament's events (registrations, rounds, tables, results), from `Last-Event-ID` or `after` on."""
     args = query(STREAM_QUERY)
     services().tournaments.load(tournament_id)
-    return _sse(tournament_id, _resume_from(args["after"]), _public_tournament_event, TOURNAMENT_OVER)
+    after = _resume_from(args["after"])
+    return _sse(Subscription(tournament_id, after, TOURNAMENT_OVER, ("public",), _public_tournament_event))
 
 
 def _public_tournament_event(event: RecordedEvent) -> dict[str, Any]:
@@ -110,26 +140,32 @@ def _resume_from(after: int) -> int:
     return int(last) if last.isdigit() and len(last) <= 10 else after
 
 
-def _sse(stream_id: str, after: int, shown: Callable[[RecordedEvent], dict[str, Any]], last_type: str) -> Response:
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def _sse(subscription: Subscription) -> Response:
+    handoff = request.environ.get(FANOUT)
+    if isinstance(handoff, Handoff):
+        # Served by the async front: it takes the subscription and streams it from its fan-out.
+        handoff.subscription = subscription
+        return Response(status=200, mimetype="text/event-stream", headers=HEADERS)
     store = services().store
 
     def events() -> Iterator[bytes]:
-        version = after
-        yield b"retry: 2000\n\n"
-        while True:
-            batch = store.wait(stream_id, version, HEARTBEAT_MS)
-            if not batch:
-                yield b": heartbeat\n\n"
-                continue
-            for event in batch:
-                version = event.seq
-                yield b"id: %d\nevent: %s\ndata: %s\n\n" % (event.seq, event.type.encode(), orjson.dumps(shown(event)))
-                if event.type == last_type:
-                    return
+        yield RETRY_HINT
+        yield from subscription.messages([])  # the view at the start, when asked for and caught up
+        while not subscription.ended:
+            try:
+                batch = store.wait(subscription.stream_id, subscription.cursor, HEARTBEAT_MS)
+            except STORE_UNAVAILABLE as error:
+                # The client resumes with Last-Event-ID; a traceback would tell the operator nothing more.
+                log.warning("live stream of %s ended: the store is unavailable (%s)", subscription.stream_id, error)
+                yield STORE_LOST
+                return
+            yield from subscription.messages(batch) if batch else (HEARTBEAT,)
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     slot = _Slot(current_app.extensions[EXTENSION])
-    response = Response(stream_with_context(events()), mimetype="text/event-stream", headers=headers)
+    response = Response(stream_with_context(events()), mimetype="text/event-stream", headers=HEADERS)
     # The server closes the response when the stream ends or its client goes away.
     response.call_on_close(slot.release)
     return response

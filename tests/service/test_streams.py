@@ -20,7 +20,7 @@ def auth(token: str) -> dict[str, str]:
 
 
 def sse(chunks: Iterator[bytes]) -> Iterator[dict[str, Any]]:
-    """Parse a text/event-stream into its messages (comments and `retry` left out)."""
+    """Parse a text/event-stream into its messages, views included (comments and `retry` left out)."""
     buffer = b""
     for chunk in chunks:
         buffer += chunk
@@ -29,7 +29,7 @@ def sse(chunks: Iterator[bytes]) -> Iterator[dict[str, Any]]:
             fields = dict(line.split(b": ", 1) for line in block.split(b"\n") if b": " in line and line[:1] != b":")
             if b"data" in fields:
                 yield {
-                    "id": int(fields[b"id"]),
+                    "id": int(fields[b"id"]) if b"id" in fields else None,  # a view has none
                     "event": fields[b"event"].decode(),
                     "data": orjson.loads(fields[b"data"]),
                 }
@@ -125,3 +125,25 @@ def test_a_process_past_its_stream_slots_refuses_a_stream_with_a_503_and_takes_o
     assert again.status_code == 200
     again.close()
     held[0].close()
+
+
+def test_a_seat_asking_for_views_gets_its_view_at_the_start_and_after_each_batch(client):
+    game = client.post("/games", json={"game": "toy", "seats": [{"name": "ann"}, {"name": "bob"}]}).json
+    ann, bob = (seat["token"] for seat in game["seats"])
+    version = client.get(f"/games/{game['id']}").json["version"]
+    response = client.get(f"/games/{game['id']}/stream?after={version}&view=true", headers=auth(bob))
+    messages = sse(response.response)
+    first = next(messages)
+    assert first["event"] == "view" and first["data"] == client.get(f"/games/{game['id']}", headers=auth(bob)).json
+
+    def move() -> None:
+        client.post(f"/games/{game['id']}/actions", json={"action": {"type": "add", "n": 2}}, headers=auth(ann))
+
+    mover = threading.Thread(target=move)
+    mover.start()
+    moved, view = next(messages), next(messages)
+    mover.join()
+    assert moved["id"] == version + 1 and moved["event"] == "Added"
+    assert view["event"] == "view" and view["data"]["version"] == version + 1
+    assert view["data"]["legal_actions"]  # bob's turn now: the view says so, no GET needed
+    response.close()

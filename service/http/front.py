@@ -1,0 +1,173 @@
+"""The async front granian serves (RSGI): live streams on the event loop, every other request by the Flask app.
+
+Each request goes to the WSGI app on a thread pool, as granian's own WSGI
+interface would run it, so everything the app does (routing, validation,
+auth, rate limits, errors, headers) stays in one place. A stream request
+comes back from the app with its `Subscription` instead of a body (the app
+sees `FANOUT` in its environ), and the front streams it from this process's
+`Feeds`: a watcher costs a coroutine and a socket, not a thread, and a game
+costs one blocking read however many watch it.
+
+RSGI rather than ASGI: it is granian's own interface, the one it runs with
+the least Python between the socket and the app (no ASGI message dicts), and
+it tells a stream when its client went away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import sys
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from flask import Flask
+from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError
+
+from domain.events import RecordedEvent
+from service.adapters.connections import timeouts
+from service.http.bodies import DRAIN_BYTES
+from service.http.fanout import HEARTBEAT_S, Feeds
+from service.http.streams import FANOUT
+from service.http.subscriptions import Handoff, Subscription
+
+_NOT_HEADERS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
+log = logging.getLogger(__name__)
+# A process reads this many games at once at most (a connection each; Redis's own default cap on
+# clients is 10,000): past that a new game's streams end at once, as in an outage, and are retried.
+MAX_WATCHED_GAMES = 10_000
+# Headers of the app's answer the front sets itself on a stream.
+_STREAM_DROPS = {"content-length"}
+
+
+class Front:
+    """granian's RSGI target: the Flask app on `threads` threads, its live streams on the loop."""
+
+    def __init__(self, app: Flask, threads: int, redis_url: str, prefix: str) -> None:
+        self.app = app
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="menagerie-request")
+        self.redis_url = redis_url
+        self.prefix = prefix
+        self.feeds: Feeds | None = None
+
+    def __rsgi_init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Build this process's fan-out on its event loop, with Redis clients of its own."""
+        # A reader holds its connection for as long as its game is watched: as many as there are
+        # watched games. A watcher's catch-up is the store's own read, on the app's threads.
+        # A pooled connection left idle through a Redis restart fails once: one retry, on a new
+        # connection, tells a restart from an outage (which then ends the streams).
+        retry: dict[str, Any] = {"retry_on_error": [ConnectionError]}
+        blocking = timeouts(blocks_for_s=HEARTBEAT_S)
+        readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking, **retry)
+        store = self.app.extensions["menagerie"].store
+
+        async def read_after(stream_id: str, after: int) -> list[RecordedEvent]:
+            return await loop.run_in_executor(self.pool, store.read, stream_id, after)
+
+        self.feeds = Feeds(readers, self.prefix, read_after)
+
+    async def __rsgi__(self, scope: Scope, proto: HTTPProtocol) -> None:
+        """Answer one request: by the app on a thread, then, for a live stream, from the fan-out."""
+        if scope.proto != "http":  # no websockets here
+            return
+        environ = await _environ(scope, proto)
+        environ[FANOUT] = handoff = Handoff()
+        loop = asyncio.get_running_loop()
+        status, headers, body = await loop.run_in_executor(self.pool, _call, self.app, environ)
+        subscription = handoff.subscription
+        if subscription is None or status != 200 or self.feeds is None:
+            proto.response_bytes(status, headers, body)
+            return
+        kept = [(name, value) for name, value in headers if name.lower() not in _STREAM_DROPS]
+        await self._stream(self.feeds, subscription, proto, kept)
+
+    async def _stream(
+        self, feeds: Feeds, subscription: Subscription, proto: HTTPProtocol, headers: list[tuple[str, str]]
+    ) -> None:
+        transport = proto.response_stream(200, headers)
+
+        async def send() -> None:
+            with contextlib.suppress(ProtocolClosed):
+                async for chunk in feeds.follow(subscription):
+                    await transport.send_bytes(chunk)
+
+        sending = asyncio.ensure_future(send())
+        gone = asyncio.ensure_future(proto.client_disconnect())
+        try:
+            await asyncio.wait((sending, gone), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sending, gone):
+                task.cancel()
+        if sending.done() and not sending.cancelled() and sending.exception() is not None:
+            log.error("live stream of %s failed", subscription.stream_id, exc_info=sending.exception())
+
+
+async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:
+    """Return the WSGI environ of an RSGI request, its body read (up to the limit)."""
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope.method,
+        "SCRIPT_NAME": "",
+        # granian hands the path percent-decoded; WSGI's PATH_INFO is its bytes as latin-1 (PEP 3333).
+        "PATH_INFO": scope.path.encode().decode("latin-1"),
+        "QUERY_STRING": scope.query_string,
+        "SERVER_PROTOCOL": f"HTTP/{scope.http_version}",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.scheme,
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = _host_and_port(scope.client)
+    environ["SERVER_NAME"], environ["SERVER_PORT"] = _host_and_port(scope.server)
+    for name, value in scope.headers.items():
+        key = _NOT_HEADERS.get(name) or "HTTP_" + name.upper().replace("-", "_")
+        environ[key] = f"{environ[key]},{value}" if key in environ else value
+    # The body is read to its end, so the connection stays usable however the app answers (an error
+    # answer reads what its view did not: service/http/bodies.py), and the app is told its size,
+    # chunked or not, so its limit holds alike (413). Past what that drains, only its size is kept.
+    body, size = b"", 0
+    async for chunk in proto:
+        size += len(chunk)
+        if size <= DRAIN_BYTES:
+            body += chunk
+    if size:
+        environ["CONTENT_LENGTH"] = str(size)
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
+    if size > DRAIN_BYTES:
+        body = b""
+    environ["wsgi.input"] = io.BytesIO(body)
+    environ["wsgi.input_terminated"] = True  # the input ends where the body does, chunked or not
+    return environ
+
+
+def _host_and_port(address: str) -> tuple[str, str]:
+    host, _, port = address.rpartition(":")
+    return (host.strip("[]"), port) if host else (address, "")
+
+
+def _no_write(data: bytes) -> object:
+    raise NotImplementedError("the app returns its body; it never writes one")
+
+
+def _call(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
+    """Run the WSGI app on one request; return its status, headers and body."""
+    answer: list[Any] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], object]:
+        answer[:] = [int(status[:3]), headers]
+        return _no_write
+
+    result: Iterable[bytes] = app(environ, start_response)
+    try:
+        body = b"".join(result)
+    finally:
+        close = getattr(result, "close", None)
+        if close is not None:
+            close()
+    return answer[0], answer[1], body

@@ -1,0 +1,281 @@
+"""The fan-out: one reader a game hands every event to every watcher, once each, in order, redacted for each."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import orjson
+import pytest
+from flask.testing import FlaskClient
+from redis.asyncio import Redis as AsyncRedis
+
+from domain.events import RecordedEvent
+from service.bootstrap import Services
+from service.http import create_app
+from service.http.fanout import HEARTBEAT_S, Feeds
+from service.http.streams import FANOUT
+from service.http.subscriptions import HEARTBEAT, MOVED, Handoff, Subscription
+from tests.support.processes import url_of
+from tests.support.services import REAL, on_every_store
+
+TOY = {"game": "toy", "seats": [{"name": "ann"}, {"name": "bob"}]}
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+# The fan-out serves only on a real Redis (`menagerie serve` with REDIS_URL; the embedded server streams
+# with a thread a stream), and fakeredis's asyncio client does not let a cancelled blocking read go.
+redis_client = on_every_store(REAL)
+
+
+@pytest.fixture
+def api(services: Services) -> FlaskClient:
+    return create_app(services, {"RATE_LIMITS_ENABLED": False}).test_client()
+
+
+def feeds_on(services: Services, heartbeat_s: float = HEARTBEAT_S) -> Feeds:
+    """The fan-out as the async front builds it: its own blocking client, catch-ups by the store's read."""
+
+    async def read_after(stream_id: str, after: int) -> list[RecordedEvent]:
+        return await asyncio.to_thread(services.store.read, stream_id, after)
+
+    return Feeds(AsyncRedis.from_url(url_of(services.redis)), services.prefix, read_after, heartbeat_s)
+
+
+@pytest.fixture
+def feeds(services: Services) -> Feeds:
+    return feeds_on(services)
+
+
+def subscribe(api: FlaskClient, path: str, headers: dict[str, str] | None = None) -> Subscription:
+    """Ask for a stream as the async front does: the app answers with the subscription, not a body."""
+    handoff = Handoff()
+    response = api.get(path, headers=headers, environ_overrides={FANOUT: handoff})
+    assert response.status_code == 200, response.data
+    assert handoff.subscription is not None
+    return handoff.subscription
+
+
+def messages(chunks: list[bytes]) -> list[dict[str, Any]]:
+    """Parse SSE messages (comments and the retry hint left out)."""
+    out = []
+    for block in b"".join(chunks).split(b"\n\n"):
+        fields = dict(line.split(b": ", 1) for line in block.split(b"\n") if b": " in line and line[:1] != b":")
+        if b"data" in fields:
+            out.append(
+                {
+                    "id": int(fields[b"id"]) if b"id" in fields else None,
+                    "event": fields[b"event"].decode(),
+                    "data": orjson.loads(fields[b"data"]),
+                }
+            )
+    return out
+
+
+async def watch(
+    feeds: Feeds, subscription: Subscription, until: Callable[[list[bytes]], bool], chunks: list[bytes] | None = None
+) -> list[bytes]:
+    """Follow a stream until it ends or `until` holds of what came (into `chunks`, if given)."""
+    chunks = [] if chunks is None else chunks
+    stream: AsyncIterator[bytes] = feeds.follow(subscription)
+    async for chunk in stream:
+        chunks.append(chunk)
+        if until(chunks):
+            await stream.aclose()  # type: ignore[attr-defined]
+            break
+    return chunks
+
+
+def event_ids(chunks: list[bytes]) -> list[int]:
+    return [m["id"] for m in messages(chunks) if m["event"] != "view"]
+
+
+async def in_thread(call: Callable[[], Any]) -> Any:
+    return await asyncio.to_thread(call)
+
+
+async def until_watching(feeds: Feeds, game_id: str, count: int) -> None:
+    """Wait (polling the loop, no sleep-and-hope) until `count` watchers have joined the game's feed."""
+    while feeds.watchers(game_id) < count:
+        await asyncio.sleep(0.001)
+
+
+def run(test: Callable[[], Awaitable[Any]]) -> Any:
+    return asyncio.run(asyncio.wait_for(test(), 60))
+
+
+def play_to_the_end(api: FlaskClient, game: dict[str, Any]) -> int:
+    """Race the toy game to 10 by twos, ann and bob in turn; return its final version."""
+    tokens = [seat["token"] for seat in game["seats"]]
+    for n in range(5):
+        move = api.post(
+            f"/games/{game['id']}/actions", json={"action": {"type": "add", "n": 2}}, headers=auth(tokens[n % 2])
+        )
+        assert move.status_code == 200, move.json
+    final = api.get(f"/games/{game['id']}").json
+    assert final["status"] == "finished"
+    return int(final["version"])
+
+
+def test_many_watchers_of_a_game_share_one_reader_and_each_gets_every_event_once_in_order_to_the_end(api, feeds):
+    game = api.post("/games", json=TOY).json
+    start = api.get(f"/games/{game['id']}").json["version"]
+    watchers = [subscribe(api, f"/games/{game['id']}/stream?after={start}") for _ in range(20)]
+    readers: list[int] = []
+    final: list[int] = []
+
+    async def test() -> list[list[bytes]]:
+        async def play() -> None:
+            await until_watching(feeds, game["id"], len(watchers))
+            readers.append(feeds.readers)
+            final.append(await in_thread(lambda: play_to_the_end(api, game)))
+
+        *results, _ = await asyncio.gather(*(watch(feeds, w, lambda _: False) for w in watchers), play())
+        return results
+
+    results = run(test)
+    assert readers == [1]
+    for chunks in results:
+        assert event_ids(chunks) == list(range(start + 1, final[0] + 1))
+        assert messages(chunks)[-1]["event"] == "GameEnded"
+    assert feeds.readers == 0  # the last watcher to leave stopped the reader
+
+
+def test_a_watcher_resumes_after_its_last_event_id(api, feeds):
+    game = api.post("/games", json=TOY).json
+    final = play_to_the_end(api, game)
+    resumed = subscribe(api, f"/games/{game['id']}/stream", headers={"Last-Event-ID": "5"})
+    chunks = run(lambda: watch(feeds, resumed, lambda _: False))
+    assert event_ids(chunks) == list(range(6, final + 1))
+
+
+def test_a_seat_on_the_fan_out_gets_its_own_hand_and_view_and_never_another_seats(api, feeds):
+    game = api.post(
+        "/games", json={"game": "bloede-kuh", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
+    ).json
+    tokens = [seat["token"] for seat in game["seats"]]
+    version = api.get(f"/games/{game['id']}").json["version"]
+    path = f"/games/{game['id']}/stream?view=true"
+    seats = [subscribe(api, path, headers=auth(token)) for token in tokens]
+    spectator = subscribe(api, path)
+
+    async def test() -> list[list[bytes]]:
+        # Every watcher on one feed, caught up to the current version, its view last.
+        return list(await asyncio.gather(*(watch(feeds, w, lambda c: views_in(c) > 0) for w in [*seats, spectator])))
+
+    results = run(test)
+    for token, chunks in zip([*tokens, None], results, strict=True):
+        headers = auth(token) if token else None
+        got = messages(chunks)
+        # Each watcher's events are its own redacted log, and its view is its own GET, shared feed or not.
+        log = api.get(f"/games/{game['id']}/events?limit=1000", headers=headers).json["events"]
+        assert [m["data"] for m in got if m["event"] != "view"] == log
+        assert [m["data"] for m in got if m["event"] == "view"] == [
+            api.get(f"/games/{game['id']}", headers=headers).json
+        ]
+        assert got[-1]["data"]["version"] == version
+    spectated = messages(results[3])
+    assert next(m for m in spectated if m["event"] == "CardsDealt")["data"]["data"]["hand"] is None
+    assert spectated[-1]["data"]["state"]["hand"] is None
+
+
+def test_a_seat_asking_for_views_gets_its_view_after_each_batch_equal_to_a_get_at_that_version(api, feeds):
+    game = api.post("/games", json=TOY).json
+    ann = game["seats"][0]["token"]
+    start = api.get(f"/games/{game['id']}").json["version"]
+    watcher = subscribe(api, f"/games/{game['id']}/stream?after={start}&view=true", headers=auth(ann))
+
+    async def test() -> list[bytes]:
+        chunks: list[bytes] = []
+
+        async def play() -> None:
+            while not views_in(chunks):  # the view it starts at is out before any move
+                await asyncio.sleep(0.001)
+            await in_thread(lambda: play_to_the_end(api, game))
+
+        await asyncio.gather(watch(feeds, watcher, lambda _: False, chunks), play())
+        return chunks
+
+    got = messages(run(test))
+    views = [(i, m["data"]) for i, m in enumerate(got) if m["event"] == "view"]
+    assert views[0][0] == 0 and views[0][1]["version"] == start  # where it starts, before any move
+    for i, view in views[1:]:
+        assert got[i - 1]["id"] == view["version"]  # a view follows the batch that brought it to its version
+    for _, view in views:
+        # A past view (`at`) offers no actions; the stream's offered those open at its version.
+        past = api.get(f"/games/{game['id']}?at={view['version']}", headers=auth(ann)).json
+        assert {**view, "legal_actions": []} == past
+        assert bool(view["legal_actions"]) == (0 in view["to_act"])
+    assert (
+        got[-2]["event"] == "GameEnded" and got[-1]["data"] == api.get(f"/games/{game['id']}", headers=auth(ann)).json
+    )
+
+
+def views_in(chunks: list[bytes]) -> int:
+    return sum(1 for m in messages(chunks) if m["event"] == "view")
+
+
+def test_a_quiet_game_s_watchers_get_heartbeats_timed_by_its_one_reader(api, services):
+    feeds = feeds_on(services, heartbeat_s=0.05)
+    game = api.post("/games", json=TOY).json
+    version = api.get(f"/games/{game['id']}").json["version"]
+    watchers = [subscribe(api, f"/games/{game['id']}/stream?after={version}") for _ in range(3)]
+
+    async def test() -> list[list[bytes]]:
+        return list(await asyncio.gather(*(watch(feeds, w, lambda c: HEARTBEAT in c) for w in watchers)))
+
+    for chunks in run(test):
+        assert HEARTBEAT in chunks and event_ids(chunks) == []
+
+
+def test_a_tournament_streams_through_the_fan_out_to_its_end_without_token_hashes(api, feeds):
+    tournament = api.post("/tournaments", json={"game": "toy", "rounds": 1, "seed": "fan-out"}).json
+    organiser = auth(tournament["organiser_token"])
+    for _ in range(2):
+        api.post(f"/tournaments/{tournament['id']}/register", json={"bot": "random"}, headers=organiser)
+    api.post(f"/tournaments/{tournament['id']}/start", headers=organiser)
+    watcher = subscribe(api, f"/tournaments/{tournament['id']}/stream")
+    got = messages(run(lambda: watch(feeds, watcher, lambda _: False)))
+    assert got[0]["event"] == "TournamentCreated" and got[-1]["event"] == "TournamentFinished"
+    assert [m["id"] for m in got] == list(range(1, len(got) + 1))
+    assert b"sha256" not in orjson.dumps([m["data"] for m in got])
+
+
+def test_once_a_game_is_over_its_seats_share_its_events_but_each_gets_its_own_view(api, feeds):
+    game = api.post("/games", json=TOY).json
+    play_to_the_end(api, game)
+    tokens = [seat["token"] for seat in game["seats"]]
+    watchers = [subscribe(api, f"/games/{game['id']}/stream?view=true", headers=auth(token)) for token in tokens]
+
+    async def test() -> list[list[bytes]]:
+        return list(await asyncio.gather(*(watch(feeds, w, lambda _: False) for w in watchers)))
+
+    results = [messages(chunks) for chunks in run(test)]
+    assert [m["data"] for m in results[0][:-1]] == [m["data"] for m in results[1][:-1]]  # the open log
+    for token, got in zip(tokens, results, strict=True):
+        assert got[-1]["event"] == "view"
+        assert got[-1]["data"] == api.get(f"/games/{game['id']}", headers=auth(token)).json
+
+
+def test_a_stream_whose_key_goes_while_watched_ends_after_reading_where_the_store_keeps_it(api, services):
+    # As when a finished game is packed, or a game archived: the reader's block ends, its watchers read on.
+    feeds = feeds_on(services, heartbeat_s=0.05)
+    game = api.post("/games", json=TOY).json
+    version = api.get(f"/games/{game['id']}").json["version"]
+    watchers = [subscribe(api, f"/games/{game['id']}/stream?after={version}") for _ in range(2)]
+
+    async def test() -> list[list[bytes]]:
+        async def remove() -> None:
+            await until_watching(feeds, game["id"], len(watchers))
+            await in_thread(lambda: services.redis.delete(f"{services.prefix}:{{{game['id']}}}:events"))
+
+        *results, _ = await asyncio.gather(*(watch(feeds, w, lambda _: False) for w in watchers), remove())
+        return results
+
+    for chunks in run(test):
+        assert chunks[-1] == MOVED  # nothing was left to read here: the client reconnects, and is told why
+    assert feeds.readers == 0
