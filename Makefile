@@ -12,7 +12,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup lock run worker test test-latest lint docs format bench ladder fuzz clean
+.PHONY: setup lock run worker test test-fast test-latest lint docs format bench ladder fuzz clean
 
 # `make setup` installs exactly the versions in requirements.lock, each checked
 # against its hash, so a fresh machine runs what CI tested; the project itself
@@ -44,10 +44,19 @@ run: setup  ## the API on 127.0.0.1:$(PORT) (embedded fakeredis and jobs unless 
 worker: setup  ## an RQ worker (needs REDIS_URL)
 	$(BIN)/menagerie worker
 
-# The figure it prints last is the line coverage of domain, projections, service and workers;
-# under pyproject.toml's floor (fail_under) the run fails.
+# Its last lines give the line coverage of domain, projections, service and workers
+# (pyproject.toml's [tool.coverage]); under COVERAGE_FLOOR the run fails. The floor is a
+# little under what the suite measures: 92.5% on a subset of 1,211 of its tests (the whole
+# suite covers at least that), with room for a merge's untested lines.
+COVERAGE_FLOOR ?= 90
 test: setup  ## the whole suite and its coverage (real-Redis tests need REDIS_URL; they are skipped loudly without it)
-	$(BIN)/python -m pytest -n 2 --cov --cov-report=
+	$(BIN)/python -m pytest -n 2 --cov --cov-report= --cov-fail-under=$(COVERAGE_FLOOR)
+
+# The pure layers: the rules, the views and redaction, every game's invariants and the
+# import layers; no Redis, no Flask app, no server. 40-50 s of CPU, about 25 s in two processes.
+FAST_TESTS := tests/domain tests/test_every_game.py tests/test_layers.py
+test-fast: setup  ## the domain and projections tests only (no Redis, no server), in seconds
+	$(BIN)/python -m pytest -n 2 $(FAST_TESTS)
 
 # The newest versions pyproject.toml's ranges admit, in a venv of their own, so a
 # breaking release of a dependency fails here the day it appears instead of on the

@@ -61,7 +61,7 @@ def main(players: int = 24, rounds: int = 5) -> None:
     )
     played = time.perf_counter() - start
     start = time.perf_counter()
-    lines = list(services.tournaments.export(view["id"]))
+    lines = list(services.tournament_files.export(view["id"]))
     exported = time.perf_counter() - start
     size = sum(len(line.encode()) for line in lines)
     start = time.perf_counter()

@@ -109,16 +109,6 @@ class Chance:
         return items[self.below(len(items))]
 
 
-class NoChance(Chance):
-    """Chance for a batch that must not draw (raises if it tries)."""
-
-    def __init__(self) -> None:
-        super().__init__("", 0)
-
-    def _next(self) -> int:
-        raise RuntimeError("this step may not draw from the seed")
-
-
 class DrawnChance(Chance):
     """Chance from an injected source of uniform integers, for simulations that need no audit trail.
 

@@ -57,7 +57,8 @@ def remembered(value: Any, key: Hashable, derive: Callable[[Any], R]) -> R:
     if memo is None:
         memo = fields[MEMO] = {}
     elif key in memo:
-        return memo[key]
+        known: R = memo[key]
+        return known
     derived = memo[key] = derive(value)
     return derived
 

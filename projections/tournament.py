@@ -92,6 +92,20 @@ CSV_COLUMNS = (
 )
 
 
+def tournament_summary(tournament: Tournament) -> dict[str, Any]:
+    """Return a tournament's line in a listing."""
+    current = tournament.current
+    return {
+        "id": tournament.id,
+        "game": tournament.game,
+        "format": tournament.format,
+        "status": tournament.status,
+        "round": current.number if current else 0,
+        "planned_rounds": tournament.rounds,
+        "players": len(tournament.entrants),
+    }
+
+
 def standings_csv(tournament: Tournament) -> str:
     """Return the standings as CSV, one line per entrant, for the organiser's spreadsheet."""
     out = io.StringIO()

@@ -33,6 +33,7 @@ from service.application.games import GameService
 from service.application.ratings import RatingService
 from service.application.seat_logs import SeatLogs
 from service.application.steward import Steward
+from service.application.tournament_files import TournamentFiles
 from service.application.tournaments import TournamentService
 from workers.bots.players import BotPlayers
 
@@ -60,6 +61,8 @@ class Services:
     # RQ's plain Redis: the store's own, unless that is a cluster (None: no RQ, jobs run in-process).
     queue_redis: Redis | None = None
     audits: AuditService = field(kw_only=True)
+    # Bundles, audits and listings of tournaments, read through the tournament service's cache.
+    tournament_files: TournamentFiles = field(kw_only=True)
 
     def rq(self) -> Redis:
         """Return RQ's Redis connection."""
@@ -160,7 +163,8 @@ def build(
     audit_jobs = (
         AuditThread(lambda audit_id: JOBS["audit"](services, audit_id)) if inline_jobs and background_jobs else jobs
     )
-    audits = AuditService(AuditRecords(redis, prefix), repository, store, tournaments, archive, audit_jobs)
+    tournament_files = TournamentFiles(tournaments.load, store, repository, tournaments.index)
+    audits = AuditService(AuditRecords(redis, prefix), repository, store, tournament_files, archive, audit_jobs)
     services = Services(
         redis,
         prefix,
@@ -182,6 +186,7 @@ def build(
         step_timeout_s,
         queue_redis,
         audits=audits,
+        tournament_files=tournament_files,
     )
     return services
 

@@ -135,7 +135,6 @@ class Tournament:
     status: str = REGISTERING
     seed: str | None = None
     final_ratings: Mapping[int, float] | None = None
-    final_order: tuple[int, ...] = field(default=())
     late_entry_until: int = 0
     corrections: tuple[Mapping[str, Any], ...] = ()
 
@@ -239,7 +238,6 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
             status=FINISHED,
             seed=data["seed"],
             final_ratings=_int_keys(data["ratings"]),
-            final_order=tuple(data["standings"]),
         )
     return tournament
 

@@ -148,10 +148,6 @@ class AggregateCache(Generic[A]):
         """
         return self._items.get(aggregate_id) or self.load(aggregate_id)
 
-    def appended(self, aggregate: A, events: Sequence[RecordedEvent], aggregate_id: str) -> A:
-        """Fold a batch this process just appended onto the aggregate it was decided on, and keep it."""
-        return self.keep(aggregate_id, self.fold(aggregate, events))
-
     def fold(self, aggregate: A, events: Sequence[RecordedEvent]) -> A:
         """Return the aggregate with a batch folded on; keep nothing."""
         return self._fold(events, aggregate) if events else aggregate

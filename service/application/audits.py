@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from service.adapters.cache import GameRepository
     from service.adapters.store import EventStore
     from service.application.archive import ArchiveService
-    from service.application.tournaments import TournamentService
+    from service.application.tournament_files import TournamentFiles
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ class AuditService:
     records: AuditRecords
     repository: GameRepository
     store: EventStore
-    tournaments: TournamentService
+    tournament_files: TournamentFiles
     archive: ArchiveService
     jobs: AuditJobs
     inline_games: int = field(default_factory=lambda: inline_limit("GAMES", INLINE_GAMES))
@@ -156,10 +156,10 @@ class AuditService:
 
     def tournament(self, tournament_id: str) -> Answer:
         """Audit a finished tournament: at once up to `inline_games` recorded games, else as a job."""
-        tournament = self.tournaments.load(tournament_id)
+        tournament = self.tournament_files.load(tournament_id)
         games = recorded_games(tournament)
         if tournament.status != FINISHED or games <= self.inline_games:
-            return Answer(self.tournaments.audit(tournament_id).to_dict())  # an unfinished one is refused there
+            return Answer(self.tournament_files.audit(tournament_id).to_dict())  # an unfinished one is refused there
         target = Target(TOURNAMENT, tournament.id, tournament.version, tournament.last_hash, games, "games")
         return self._ask(target)
 
@@ -207,7 +207,8 @@ class AuditService:
     def _alive(self, record: dict[str, Any]) -> bool:
         """Tell whether a record stands: done, or a job still making progress."""
         if record["status"] in (QUEUED, RUNNING):
-            return self.now() - record["updated"] <= STALL_S
+            updated: float = record["updated"]
+            return self.now() - updated <= STALL_S
         return bool(record["status"] == DONE)
 
     def _public(self, record: dict[str, Any]) -> dict[str, Any]:
@@ -249,7 +250,7 @@ class AuditService:
         current: Any = (
             self.repository.load(record["target"])
             if record["kind"] == GAME
-            else self.tournaments.load(record["target"])
+            else self.tournament_files.load(record["target"])
         )
         if (current.version, current.last_hash) == (record["version"], record["last_hash"]):
             return None
@@ -267,7 +268,7 @@ class AuditService:
             return audit_log(raw, progress).to_dict()
         # Reading a large tournament's games from the store is a good part of its audit: counted too.
         record["progress"]["phase"] = READING
-        bundle = read_bundle(_counting_games(self.tournaments.export(record["target"]), progress))
+        bundle = read_bundle(_counting_games(self.tournament_files.export(record["target"]), progress))
         record["progress"].update(phase=AUDITING, done=0, total=len(bundle.games))
         return audit_bundle(bundle, progress).to_dict()
 

@@ -387,7 +387,9 @@ def _random_ids() -> Iterator[str]:
         yield uuid.uuid4().hex[:16]
 
 
-def _command_seats(seats: Sequence[Mapping[str, Any]], tokens: Sequence[Mapping[str, Any]], dealing: str) -> list[Any]:
+def _command_seats(
+    seats: Sequence[Mapping[str, Any]], tokens: Sequence[Mapping[str, Any]], dealing: str
+) -> list[dict[str, Any] | None]:
     """Return the create command's seats: named ones by their token's hash, bots by kind, open ones as null.
 
     A named seat's `entropy` goes with it into a shared deal; a fixed deal takes none, so there it is dropped.

@@ -1,5 +1,7 @@
 """Commands on tournaments: decide, record, append with the version read; seat and watch games.
 
+Bundles, audits and listings only read, and live in `tournament_files`.
+
 A tournament is its own aggregate (stream `<prefix>:{t-<hex>}:events`), kept
 and appended like a game's with the same hash chain. `advance` is the one
 step that moves a tournament on; it is idempotent and safe to run at any time:
@@ -23,7 +25,7 @@ import re
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +34,6 @@ from domain.events import RecordedEvent, canonical_json
 from domain.game import FINISHED as GAME_FINISHED
 from domain.game import Game
 from domain.tournament import decide, replay
-from domain.tournament.audit import TournamentAuditReport
 from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
 from domain.tournament.seeding import table_secret
 from domain.tournament.state import ACTIVE, FINISHED, Table, Tournament
@@ -40,7 +41,6 @@ from projections.tournament import tournament_view
 from service.adapters.cache import AggregateCache, GameRepository
 from service.adapters.indexes import TournamentIndex
 from service.adapters.store import EventStore
-from service.application import tournament_files
 from service.application.clock import utc_now
 from service.application.commands import CommandPath, Decision, Outcome
 from service.application.games import GameService, Jobs
@@ -295,18 +295,6 @@ class TournamentService:
         if you is not None:
             view["your_games"] = self._games_of(tournament, you)
         return view
-
-    def listing(self, *, status: str | None, game: str | None, limit: int, cursor: int) -> dict[str, Any]:
-        """Return a page of tournaments, newest first (see `tournament_files.listing`)."""
-        return tournament_files.listing(self, status=status, game=game, limit=limit, cursor=cursor)
-
-    def export(self, tournament_id: str) -> Iterator[str]:
-        """Yield a finished tournament's bundle (NDJSON): its stream and every recorded game's export."""
-        return tournament_files.bundle(self, tournament_id)
-
-    def audit(self, tournament_id: str) -> TournamentAuditReport:
-        """Audit a finished tournament and every game it recorded."""
-        return tournament_files.audit(self, tournament_id)
 
     def caller(self, tournament: Tournament, token: str) -> int | str | None:
         """Return who holds a token of this tournament (an entrant number, ORGANISER), or None."""

@@ -8,9 +8,8 @@ run in the request, or a result kept from an earlier ask, then with
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, jsonify, url_for
+from flask import Blueprint, Response, jsonify, url_for
+from flask.typing import ResponseReturnValue
 
 from service.application.audits import POLL_AFTER_S, QUEUED, RUNNING, Answer
 from service.http.requests import services
@@ -18,7 +17,7 @@ from service.http.requests import services
 audits = Blueprint("audits", __name__)
 
 
-def audit_response(answer: Answer) -> Any:
+def audit_response(answer: Answer) -> Response:
     """Return the report (200), or the audit to poll (202 with Location and Retry-After)."""
     if answer.report is not None:
         response = jsonify(answer.report)
@@ -34,7 +33,7 @@ def audit_response(answer: Answer) -> Any:
 
 
 @audits.get("/audits/<audit_id>")
-def get_audit(audit_id: str) -> Any:
+def get_audit(audit_id: str) -> ResponseReturnValue:
     """Return an audit's status and progress, and its result once done (Retry-After while it runs)."""
     job = services().audits.status(audit_id)
     response = jsonify(job)

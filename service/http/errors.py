@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify
+from flask.typing import ResponseReturnValue
 from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
@@ -84,18 +85,18 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ServiceError)
     @app.errorhandler(DomainError)
-    def _typed(error: ServiceError | DomainError) -> Any:
+    def _typed(error: ServiceError | DomainError) -> ResponseReturnValue:
         response, status = error_response(status_of(error), error.code, error.message, error.details)
         if isinstance(error, (Busy, TooMany)):
             response.headers["Retry-After"] = str(error.details["retry_after"])
         return response, status
 
     @app.errorhandler(ValidationError)
-    def _invalid(error: ValidationError) -> Any:
+    def _invalid(error: ValidationError) -> ResponseReturnValue:
         return error_response(400, "invalid_request", "the request does not match its schema", error.messages)
 
     @app.errorhandler(HTTPException)
-    def _http(error: HTTPException) -> Any:
+    def _http(error: HTTPException) -> ResponseReturnValue:
         code = (error.name or "error").lower().replace(" ", "_")
         response, status = error_response(error.code or 500, code, error.description or error.name)
         # Keep what the exception says beside its body: `Allow` on a 405, `Retry-After` on a 429.
@@ -105,7 +106,7 @@ def register_error_handlers(app: Flask) -> None:
         return response, status
 
     @app.errorhandler(RateLimitExceeded)
-    def _rate_limited(error: RateLimitExceeded) -> Any:
+    def _rate_limited(error: RateLimitExceeded) -> ResponseReturnValue:
         # The limit's text ("60 per 1 minute") is the same for every client; nothing about anyone's game.
         wait = retry_after_s(current_app)
         response, status = error_response(
@@ -117,7 +118,7 @@ def register_error_handlers(app: Flask) -> None:
         response.headers["Retry-After"] = str(wait)
         return response, status
 
-    def _store_unavailable(error: Exception) -> Any:
+    def _store_unavailable(error: Exception) -> ResponseReturnValue:
         # Redis's message names hosts and ports, never a card; it stays in the log.
         log.warning("store unavailable: %s", error)
         response, status = error_response(
@@ -133,6 +134,6 @@ def register_error_handlers(app: Flask) -> None:
         app.register_error_handler(unavailable, _store_unavailable)
 
     @app.errorhandler(Exception)
-    def _unexpected(error: Exception) -> Any:
+    def _unexpected(error: Exception) -> ResponseReturnValue:
         log.exception("unexpected error")
         return error_response(500, "internal_error", "the server failed; nothing was changed unless a version moved")

@@ -7,23 +7,13 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-# Control characters (Cc) would let a name rewrite a terminal or a log line;
-# lone surrogates (Cs) cannot be encoded, so they could never be stored.
-_REFUSED = {"Cc", "Cs"}
+from domain.action_forms import REFUSED_CHARACTERS
 
 
 def _printable(value: str) -> None:
-    if any(unicodedata.category(char) in _REFUSED for char in value):
+    # The characters no action may hold either (`domain.action_forms`): control characters and lone surrogates.
+    if any(unicodedata.category(char) in REFUSED_CHARACTERS for char in value):
         raise ValidationError("control characters and lone surrogates are not allowed")
-
-
-def plain_text(value: Any, max_length: int) -> bool:
-    """Tell whether `value` is text `Text(max_length=...)` plainly accepts: printable, 1 to `max_length` characters.
-
-    A fast check for hot paths; False says nothing (the field decides, with its own message).
-    """
-    # Printable strings hold no control character or surrogate (nor much else `Text` would take).
-    return type(value) is str and 0 < len(value) <= max_length and value.isprintable()
 
 
 class Text(fields.String):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import orjson
 from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from domain.game import FINISHED
 from domain.games import RULES
@@ -45,7 +45,7 @@ SECRET_KEY_LENGTH = 22
 
 
 @games.get("/health")
-def health() -> Any:
+def health() -> ResponseReturnValue:
     """Tell whether the service and its Redis answer, and how many games' steps are overdue (503 while Redis is down)."""
     s = services()
     s.redis.ping()  # a store that does not answer is a 503 `store_unavailable`, like on every route
@@ -61,7 +61,7 @@ def health() -> Any:
 
 
 @games.get("/game-types")
-def game_types() -> Any:
+def game_types() -> ResponseReturnValue:
     """List the games with their seat ranges, options and bots."""
     out = []
     for rules in sorted(RULES.values(), key=lambda r: r.id):
@@ -81,7 +81,7 @@ def game_types() -> Any:
 
 
 @games.post("/games")
-def create_game() -> Any:
+def create_game() -> ResponseReturnValue:
     """Create a game; the response holds each named seat's token."""
     data = body(CREATE_GAME)
     if data["game"] not in RULES:
@@ -106,7 +106,7 @@ def create_game() -> Any:
 
 
 @games.get("/games")
-def list_games() -> Any:
+def list_games() -> ResponseReturnValue:
     """List the newest games (a lobby), a page at a time: public facts only."""
     args = query(GAME_LIST_QUERY)
     s = services()
@@ -121,7 +121,7 @@ def list_games() -> Any:
 
 
 @games.get("/games/<game_id>")
-def get_game(game_id: str) -> Any:
+def get_game(game_id: str) -> ResponseReturnValue:
     """Return the caller's view (a spectator's without a token), now or after event `at`."""
     args = query(VIEW_QUERY)
     game = services().repository.load(game_id)
@@ -141,7 +141,7 @@ def get_game(game_id: str) -> Any:
 
 
 @games.post("/games/<game_id>/join")
-def join_game(game_id: str) -> Any:
+def join_game(game_id: str) -> ResponseReturnValue:
     """Take the first open seat."""
     services().repository.cached(game_id)
     data = body(JOIN)
@@ -152,7 +152,7 @@ def join_game(game_id: str) -> Any:
 
 
 @games.post("/games/<game_id>/actions")
-def post_action(game_id: str) -> Any:
+def post_action(game_id: str) -> ResponseReturnValue:
     """Play one of the caller's legal actions; answer with its events and (with `view=true`) its view after them."""
     game = services().repository.cached(game_id)
     seat = acting_seat(game)
@@ -191,7 +191,7 @@ def _secret_idempotency_key() -> str | None:
 
 
 @games.get("/games/<game_id>/export")
-def export_game(game_id: str) -> Any:
+def export_game(game_id: str) -> ResponseReturnValue:
     """Return the game as one JSON document (NDJSON on request): redacted for the caller in play, whole after.
 
     JSON unless the client prefers NDJSON: a client generated from openapi.yaml
@@ -207,13 +207,13 @@ def export_game(game_id: str) -> Any:
 
 
 @games.get("/games/<game_id>/audit")
-def audit_game(game_id: str) -> Any:
+def audit_game(game_id: str) -> ResponseReturnValue:
     """Audit a finished game: hash chain, seed, every deal and command re-executed, result; a long one as a job."""
     return audit_response(services().audits.game(game_id))
 
 
 @games.get("/games/<game_id>/events")
-def get_events(game_id: str) -> Any:
+def get_events(game_id: str) -> ResponseReturnValue:
     """Return the log after `after`, redacted for the caller (whole once the game is over)."""
     args = query(EVENTS_QUERY)
     game = services().repository.load(game_id)

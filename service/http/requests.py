@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Mapping
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 from flask import current_app, request
@@ -94,7 +94,8 @@ def _plain(value: Any, depth: int) -> bool:
     if kind is str or kind is bool or value is None:
         return True
     if kind is int:
-        return -MAX_INTEGER <= value <= MAX_INTEGER
+        number: int = value
+        return -MAX_INTEGER <= number <= MAX_INTEGER
     if kind is list:
         return all(_plain(item, depth + 1) for item in value)
     if kind is dict:
@@ -102,7 +103,7 @@ def _plain(value: Any, depth: int) -> bool:
     return False  # a float: the standard parser decides
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 

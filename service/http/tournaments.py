@@ -8,10 +8,9 @@ entrant's own games and seat tokens to the view.
 
 from __future__ import annotations
 
-from typing import Any
-
 import orjson
 from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from domain.games import RULES
 from domain.tournament.decide import MAX_ROUNDS
@@ -48,7 +47,7 @@ def service() -> TournamentService:
 
 
 @tournaments.post("/tournaments")
-def create_tournament() -> Any:
+def create_tournament() -> ResponseReturnValue:
     """Create a tournament; the response holds the organiser's token."""
     data = body(CREATE_TOURNAMENT)
     if data["game"] not in RULES:
@@ -68,7 +67,7 @@ def create_tournament() -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/register")
-def register(tournament_id: str) -> Any:
+def register(tournament_id: str) -> ResponseReturnValue:
     """Register a human by name (anyone), or a bot by kind (the organiser)."""
     tournament = service().load(tournament_id)
     data = body(REGISTER)
@@ -81,7 +80,7 @@ def register(tournament_id: str) -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/start")
-def start(tournament_id: str) -> Any:
+def start(tournament_id: str) -> ResponseReturnValue:
     """Close registration and start round 1 (the organiser)."""
     tournament = service().load(tournament_id)
     require_organiser(tournament)
@@ -90,7 +89,7 @@ def start(tournament_id: str) -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/results")
-def record_result(tournament_id: str) -> Any:
+def record_result(tournament_id: str) -> ResponseReturnValue:
     """Record a finished game of the current round now (the organiser); results also record themselves."""
     require_organiser(service().load(tournament_id))
     data = body(RECORD_RESULT)
@@ -98,22 +97,24 @@ def record_result(tournament_id: str) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>")
-def get_tournament(tournament_id: str) -> Any:
+def get_tournament(tournament_id: str) -> ResponseReturnValue:
     """Return rounds, tables with game ids, results and standings; an entrant also sees its seat tokens."""
     tournament = service().load(tournament_id)
     return jsonify(service().view(tournament, tournament_caller(tournament)))
 
 
 @tournaments.get("/tournaments")
-def list_tournaments() -> Any:
+def list_tournaments() -> ResponseReturnValue:
     """List tournaments newest first, a page at a time, by status and game type."""
     args = query(TOURNAMENT_LIST_QUERY)
-    page = service().listing(status=args["status"], game=args["game"], limit=args["limit"], cursor=args["cursor"])
+    page = services().tournament_files.listing(
+        status=args["status"], game=args["game"], limit=args["limit"], cursor=args["cursor"]
+    )
     return jsonify(page)
 
 
 @tournaments.post("/tournaments/<tournament_id>/withdraw")
-def withdraw(tournament_id: str) -> Any:
+def withdraw(tournament_id: str) -> ResponseReturnValue:
     """Withdraw an entrant: with their own token, or the organiser's naming them."""
     tournament = service().load(tournament_id)
     caller = tournament_caller(tournament)
@@ -133,7 +134,7 @@ def withdraw(tournament_id: str) -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/disqualify")
-def disqualify(tournament_id: str) -> Any:
+def disqualify(tournament_id: str) -> ResponseReturnValue:
     """Disqualify an entrant, with a reason (the organiser)."""
     require_organiser(service().load(tournament_id))
     data = body(DISQUALIFY)
@@ -141,7 +142,7 @@ def disqualify(tournament_id: str) -> Any:
 
 
 @tournaments.post("/tournaments/<tournament_id>/annul")
-def annul(tournament_id: str) -> Any:
+def annul(tournament_id: str) -> ResponseReturnValue:
     """Annul a table's result, with a reason: void, or played again (the organiser)."""
     require_organiser(service().load(tournament_id))
     data = body(ANNUL)
@@ -152,7 +153,7 @@ def annul(tournament_id: str) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>/standings")
-def get_standings(tournament_id: str) -> Any:
+def get_standings(tournament_id: str) -> ResponseReturnValue:
     """Return the standings: JSON, or CSV with `Accept: text/csv`."""
     tournament = service().check(service().load(tournament_id))
     if prefers("text/csv"):
@@ -164,7 +165,7 @@ def get_standings(tournament_id: str) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>/rounds/<int:round_number>/pairings")
-def get_pairings(tournament_id: str, round_number: int) -> Any:
+def get_pairings(tournament_id: str, round_number: int) -> ResponseReturnValue:
     """Return a round's tables, seats and game links: JSON, or printable text with `Accept: text/plain`."""
     tournament = service().check(service().load(tournament_id))
     # The URL converter takes any whole number; one past any round could not go into JSON details.
@@ -177,9 +178,11 @@ def get_pairings(tournament_id: str, round_number: int) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>/export")
-def export_tournament(tournament_id: str) -> Any:
+def export_tournament(tournament_id: str) -> ResponseReturnValue:
     """Return a finished tournament's bundle, its stream and every game's export: JSON, or NDJSON on request."""
-    lines = list(service().export(tournament_id))  # built whole, so a failure is an error, not a cut file
+    lines = list(
+        services().tournament_files.export(tournament_id)
+    )  # built whole, so a failure is an error, not a cut file
     if not prefers("application/x-ndjson"):
         return jsonify({"lines": [orjson.loads(line) for line in lines]})
     headers = {"Content-Disposition": f'attachment; filename="{tournament_id}.ndjson"'}
@@ -187,13 +190,13 @@ def export_tournament(tournament_id: str) -> Any:
 
 
 @tournaments.get("/tournaments/<tournament_id>/audit")
-def audit_tournament(tournament_id: str) -> Any:
+def audit_tournament(tournament_id: str) -> ResponseReturnValue:
     """Audit a finished tournament: every game, every result, every pairing and the final standings; a large one as a job."""
     return audit_response(services().audits.tournament(tournament_id))
 
 
 @tournaments.get("/leaderboards/<game>")
-def get_leaderboard(game: str) -> Any:
+def get_leaderboard(game: str) -> ResponseReturnValue:
     """Return a game type's ratings, best first."""
     args = query(LEADERBOARD_QUERY)
     if game not in RULES:

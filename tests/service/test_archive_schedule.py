@@ -218,14 +218,14 @@ def test_a_finished_tournaments_games_are_archived_and_its_bundle_and_audit_read
     assert tournament.status == "finished"
     games = {table.game_id for round_ in tournament.played for table in round_.tables}
     assert all(services.archive.held(game_id) is False for game_id in games)
-    bundle = list(services.tournaments.export(created.id))
+    bundle = list(services.tournament_files.export(created.id))
     view = create_app(services).test_client().get(f"/tournaments/{created.id}").json
 
     run = services.archive.archive_finished(str(tmp_path), datetime.now(UTC) + SOON)
 
     assert set(run.archived) == games
-    assert list(services.tournaments.export(created.id)) == bundle
-    assert services.tournaments.audit(created.id).ok
+    assert list(services.tournament_files.export(created.id)) == bundle
+    assert services.tournament_files.audit(created.id).ok
     assert create_app(services).test_client().get(f"/tournaments/{created.id}").json == view
 
 

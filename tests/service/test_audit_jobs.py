@@ -119,7 +119,7 @@ def test_a_large_tournament_audit_is_a_job_whose_result_is_the_synchronous_audit
     job = server.poll(location)
     assert job["status"] == "done" and job["kind"] == "tournament" and job["target"] == tournament_id
     assert job["progress"] == {"phase": "auditing", "done": 9, "total": 9, "unit": "games"}
-    assert job["result"] == server.players.tournaments.audit(tournament_id).to_dict()
+    assert job["result"] == server.players.tournament_files.audit(tournament_id).to_dict()
     assert job["result"]["ok"] is True and job["failure"] is None
 
 
@@ -132,7 +132,7 @@ def test_a_tampered_game_fails_the_tournament_job_at_that_game(server):
     assert job["status"] == "done" and result["ok"] is False and result["game_id"] == game_id
     assert result["failed_at"] == recorded_at(server.players, tournament_id, game_id)
     assert "fails its audit at event 4: hash chain broken" in result["reason"]
-    assert result == server.players.tournaments.audit(tournament_id).to_dict()
+    assert result == server.players.tournament_files.audit(tournament_id).to_dict()
 
 
 def test_a_second_ask_gets_the_kept_result_without_auditing_again(server, monkeypatch):
@@ -265,7 +265,7 @@ def test_the_embedded_server_audits_on_its_own_thread(monkeypatch):
     client = create_app(served).test_client()
     location = accepted(client.get(f"/tournaments/{tournament_id}/audit"))
     job = wait_until_finished(client, location)
-    assert job["status"] == "done" and job["result"] == players.tournaments.audit(tournament_id).to_dict()
+    assert job["status"] == "done" and job["result"] == players.tournament_files.audit(tournament_id).to_dict()
 
 
 def wait_until_finished(client: FlaskClient, location: str, polls: int = 600) -> dict[str, Any]:

@@ -25,7 +25,7 @@ def run_toy(services: Services, seed: str) -> Bundle:
         services.tournaments.register(created.id, bot="random")
     services.tournaments.start(created.id)
     assert services.tournaments.load(created.id).status == "finished"
-    return read_bundle(services.tournaments.export(created.id))
+    return read_bundle(services.tournament_files.export(created.id))
 
 
 @pytest.fixture

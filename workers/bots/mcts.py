@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +44,8 @@ from domain.errors import RuleError
 from domain.rules import Rules
 
 Action = Mapping[str, Any]
+# An action as a hashable, order-free key: its fields sorted, lists as tuples.
+ActionKey = tuple[tuple[str, Hashable], ...]
 Values = Sequence[float]
 # Read once per move what the seat knows (its view and redacted log) into a belief...
 Believe = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], Any]
@@ -93,10 +95,10 @@ class _Child:
 
 @dataclass
 class _Node:
-    children: dict[Any, _Child] = field(default_factory=dict)
+    children: dict[ActionKey, _Child] = field(default_factory=dict)
 
 
-def key_of(action: Action) -> Any:
+def key_of(action: Action) -> ActionKey:
     """Return a hashable, order-free key for a JSON action."""
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in action.items()))
 
@@ -116,10 +118,10 @@ def choose(
     candidates = game.shortlist(view, legal, rng) if game.shortlist else legal
     if len(candidates) == 1:
         return candidates[0]
-    allowed: dict[Any, Mapping[str, Any]] = {key_of(action): action for action in candidates}
+    allowed: dict[ActionKey, Mapping[str, Any]] = {key_of(action): action for action in candidates}
     belief = game.believe(view, log)
     if game.flat:
-        favourite = None
+        favourite: ActionKey | None = None
         if game.prior:
             action = game.prior(view, legal, rng)
             favourite = key_of(action)
@@ -135,15 +137,21 @@ def choose(
 
 
 def _flat(
-    game: Game, belief: Any, seat: int, allowed: dict[Any, Action], favourite: Any, rng: random.Random, budget: int
-) -> Any:
+    game: Game,
+    belief: Any,
+    seat: int,
+    allowed: dict[ActionKey, Action],
+    favourite: ActionKey | None,
+    rng: random.Random,
+    budget: int,
+) -> ActionKey:
     """Play every candidate out on the same deals and dice; return the key of the best (the favourite unless beaten).
 
     Common deals and dice make the comparison paired: the luck of a deal falls on every
     candidate alike, so few playouts tell the moves apart.
     """
     totals = dict.fromkeys(allowed, 0.0)
-    values: dict[Any, list[float]] = {key: [] for key in allowed}
+    values: dict[ActionKey, list[float]] = {key: [] for key in allowed}
     deals = max(1, budget // len(allowed))
     for _ in range(deals):
         start = game.sample(belief, rng)
@@ -158,7 +166,7 @@ def _flat(
         unsure = {key for key in allowed if not _significant(values[key], values[favourite], game.confidence)}
         totals = {key: total for key, total in totals.items() if key not in unsure or key == favourite}
     best = max(totals, key=lambda key: totals[key])
-    return best if totals[best] > bar else favourite
+    return best if favourite is None or totals[best] > bar else favourite
 
 
 def _significant(mine: Sequence[float], theirs: Sequence[float], z: float) -> bool:
@@ -188,7 +196,9 @@ def _play_out(game: Game, start: Any, seat: int, action: Action, rng: random.Ran
         moves += 1
 
 
-def _iterate(game: Game, root: _Node, start: Any, seat: int, allowed: dict[Any, Action], rng: random.Random) -> None:
+def _iterate(
+    game: Game, root: _Node, start: Any, seat: int, allowed: dict[ActionKey, Action], rng: random.Random
+) -> None:
     """Run one determinised simulation through the tree and back its values up."""
     rules = game.rules
     chance = DrawnChance(rng.randrange)
@@ -227,7 +237,7 @@ def _iterate(game: Game, root: _Node, start: Any, seat: int, allowed: dict[Any, 
 
 
 def _select(
-    rules: Rules, node: _Node, state: Any, actor: int, allowed: dict[Any, Action] | None, rng: random.Random
+    rules: Rules, node: _Node, state: Any, actor: int, allowed: dict[ActionKey, Action] | None, rng: random.Random
 ) -> tuple[Action, _Child]:
     """Pick a move at a tree node: an untried legal one first, else the best by availability-counted UCB."""
     if allowed is not None:
@@ -247,7 +257,7 @@ def _select(
     if untried:
         key = untried[rng.randrange(len(untried))]
         return actions[key], children[key]
-    best_key, best_score = None, -math.inf
+    best_key, best_score = options[0][0], -math.inf
     for key, _ in options:
         child = children[key]
         score = child.total / max(child.visits, 1) + EXPLORATION * math.sqrt(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from domain.batch import Batch
 from domain.chance import Chance
@@ -93,7 +93,7 @@ def _card(action: Mapping[str, Any], key: str, state: State, seat: int) -> str:
         raise RuleError(f"{key} must be one of {', '.join(SPECIES)}, not {card!r}")
     if not count(state.hands[seat], card):
         raise RuleError(f"there is no {card} in seat {seat}'s hand")
-    return card
+    return cast(str, card)  # one of SPECIES
 
 
 def _pair(action: Mapping[str, Any], state: State, seat: int) -> str:
@@ -102,7 +102,7 @@ def _pair(action: Mapping[str, Any], state: State, seat: int) -> str:
         raise RuleError(f"a pair is two cards, each one of {', '.join(SPECIES)}, as 'cards': [card, card]")
     if cards[0] != cards[1]:
         raise RuleError(f"a pair must be of one species, not {cards[0]} and {cards[1]}")
-    card = cards[0]
+    card: str = cards[0]
     if count(state.hands[seat], card) < 2:
         raise RuleError(f"seat {seat} does not hold two cards of {card}")
     return card
@@ -112,7 +112,7 @@ def _source(action: Mapping[str, Any]) -> str:
     source = action.get("from")
     if source not in SOURCES:
         raise RuleError(f"'from' must be 'draw' or 'discard', not {source!r}")
-    return source
+    return cast(str, source)  # one of SOURCES
 
 
 def _take_for_pig(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:

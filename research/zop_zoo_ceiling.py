@@ -1,7 +1,7 @@
 """How much room is there above Zop Zoo's heuristic? A peeking search, for measurement only.
 
 The bot here reads the TRUE state (the black deck's order included), which no
-service bot may: it lives under bench/ and nothing outside bench/ imports it.
+service bot may: it lives under research/ and nothing else imports it.
 With the deck known, the rest of a round played by the heuristic for every
 seat is fixed (chance enters only when an empty deck is refilled), so each
 candidate move is played out to the round's end once (a refilled round:
@@ -19,7 +19,7 @@ The heuristic's move stands unless another is strictly better. Games run head
 to head in 2 seats (the peeking bot in seat g mod 2 of game g), and every
 decision with more than one legal action is counted by type, with how often
 the peeking search leaves the heuristic's move.
-Run: .venv/bin/python -m bench.zop_zoo_ceiling [games] [round|blind|game] [future playouts] [action types searched,
+Run: .venv/bin/python -m research.zop_zoo_ceiling [games] [round|blind|game] [future playouts] [action types searched,
 e.g. place_wild or give,take_card,swap; the heuristic plays the others]
 """
 
