@@ -56,6 +56,9 @@ class Bots(Protocol):
     def choose(self, game: Game, seat: int, kind: str | None = None) -> dict[str, Any]:
         """Return the action a seat's bot (or a bot of `kind`, standing in) plays now, from what that seat may see."""
 
+    def reads_log(self, game: Game, seat: int) -> bool:
+        """Tell whether the seat's bot reads the seat's event log from the store (a searching bot)."""
+
 
 @dataclass
 class GameService:
@@ -269,7 +272,12 @@ class GameService:
         def more(game: Game) -> bool:
             nonlocal taken
             taken += 1
-            return _waits_on_the_system(game) and taken < MAX_SLICE_STEPS and self.timer() < deadline
+            return (
+                _waits_on_the_system(game)
+                and taken < MAX_SLICE_STEPS
+                and self.timer() < deadline
+                and not self._reads_the_store_next(game)
+            )
 
         def due_step(game: Game) -> Decision:
             command = self._due_command(game, clock_out if game.version == version else None)
@@ -327,6 +335,16 @@ class GameService:
         """Decide a command on a game, sealing its hidden values with the game's seed."""
         seed = self.repository.seed(game.id)
         return Decision(command, decide(game, command, seed), Sealer(game.type, seed), game.chain)
+
+    def _reads_the_store_next(self, game: Game) -> bool:
+        """Tell whether the game's next step is a bot's that reads its seat's log from the store.
+
+        Such a step starts a slice of its own: the steps a slice has decided are
+        appended only at its end, so a log read in the middle of one would lack them
+        (and a searching move costs more than a slice anyway).
+        """
+        bots = game.bots_to_act()
+        return not game.system_due and bool(bots) and self.bots.reads_log(game, bots[0])
 
     def _due_command(self, game: Game, clock_out: Callable[[], bool] | None = None) -> dict[str, Any] | None:
         """Return the command the game waits on from the system, a bot or a run-out clock, if any."""

@@ -34,7 +34,11 @@ class SeatLogs:
         kept = self._kept.get(key)
         # A game read at an older version than the kept log (a late job) starts afresh.
         version, log = kept if kept is not None and kept[0] <= game.version else (0, [])
-        new = redact_log(game.type, self.store.read(game.id, after=version, upto=game.version), seat)
+        events = self.store.read(game.id, after=version, upto=game.version)
+        if len(events) != game.version - version:
+            # The game holds events the store does not yet: a log read now would miss them, and be kept so.
+            raise RuntimeError(f"game {game.id} is at version {game.version}, its stream at {version + len(events)}")
+        new = redact_log(game.type, events, seat)
         log = log + new  # a new list: a caller holding the previous one keeps what it was given
         self._kept.put(key, (game.version, log), keep=lambda old, fresh: fresh[0] >= old[0])
         return list(log)

@@ -133,3 +133,20 @@ def test_a_slice_that_loses_the_race_to_append_schedules_the_game_where_it_now_i
     assert services.games.step(game.id, game.version) == "stale"  # decided on its stale copy, refused at the append
     assert services.store.version(game.id) == moved
     assert services.repository.cached(game.id).version == moved
+
+
+def test_a_searching_bot_starts_a_slice_of_its_own(redis_client, prefix):
+    # An mcts seat reads its log from the stream, which holds a slice's steps only once the slice
+    # is appended: so each mcts move comes first in its job, after what the slice before appended.
+    services = rq_services(redis_client, prefix)
+    seats = [{"bot": "heuristic"}, {"bot": "mcts"}]
+    game, _ = services.games.create("zop-zoo", seats, {"mcts_iterations": 3, "target": 60}, seed="search")
+    while (current := services.repository.load(game.id)).status != "finished":
+        before = current.version
+        run_one_job(redis_client, prefix)
+        events = services.store.read(game.id, after=before)
+        assert events, "every job moves the game on"
+        commands = [event.command for event in events if event.command is not None]  # on each command's first event
+        searched = [at for at, command in enumerate(commands) if command["kind"] == "act" and command["seat"] == 1]
+        assert searched in ([], [0]), f"an mcts move came after other steps in one slice: {commands}"
+    assert audit([event.to_dict() for event in services.store.read(game.id)]).ok

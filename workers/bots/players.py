@@ -19,6 +19,12 @@ class BotPlayers:
     def __init__(self, seat_log: SeatLog | None = None) -> None:
         self.seat_log = seat_log
 
+    def reads_log(self, game: Game, seat: int) -> bool:
+        """Tell whether the bot in `seat` reads its seat's event log (a searching bot), not only its view."""
+        return bool(
+            getattr(bot_for(game.type, game.seats[seat].bot or "random", game.mcts_iterations), "reads_log", False)
+        )
+
     def choose(self, game: Game, seat: int, kind: str | None = None) -> dict[str, Any]:
         """Return the action the bot in `seat` (or a bot of `kind` standing in for the seat) plays now."""
         view = game_view(game, seat)
