@@ -1,9 +1,12 @@
 """An action's shape held to its game's declared form (`Rules.actions`, each game's `ACTION_FORMS`).
 
-The one reading of the forms' notation: the service checks every posted action
-with it at its edge (`service.http.actions`), so the rules judge only whether a
-well-formed action is legal now. Anything else that takes actions from outside
-(an audit re-executing an imported log) can hold them to the same forms.
+The one reading of the forms' notation, and the one check of an action's
+shape. The service holds every posted action to its form at its edge
+(`service.http.actions`, for a 400 or 422 before the move is judged), and
+`domain.game` holds every action it decides to the same forms (`checked`), so
+an audit re-executing an imported log refuses a malformed action too. The
+rules see only well-formed actions: they judge only whether one is legal now
+(whose turn, which cards a seat holds, which row or group exists).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.errors import RuleError
 from domain.rules import Rules
 
 MAX_INDEX = 1_000  # rows, groups, seats: small numbers in every game
@@ -109,6 +113,22 @@ def problems(rules: Rules, action: Mapping[str, Any]) -> dict[str, list[str]]:
         if problem is not None:
             found[field.name] = [problem]
     return found
+
+
+def checked(rules: Rules, action: Any, what: str = "an action") -> Mapping[str, Any]:
+    """Return the action if it has one of the game's forms; else raise RuleError saying what does not fit.
+
+    The domain's one shape check (`domain.game` runs it before the rules see
+    an action), so an audit re-executing an imported log refuses a malformed
+    action as the service refuses it at its edge.
+    """
+    if not isinstance(action, Mapping):
+        raise RuleError(f"{what} is a JSON object taken from legal_actions")
+    found = problems(rules, action)
+    if found:
+        fields = "; ".join(f"{name} {' '.join(why)}" for name, why in found.items())
+        raise RuleError(f"{what} of {rules.id} must fit its form: {fields}", problems=found)
+    return action
 
 
 def in_form_order(rules: Rules, action: Mapping[str, Any]) -> dict[str, Any]:

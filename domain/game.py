@@ -58,6 +58,7 @@ from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Any
 
+from domain.action_forms import checked
 from domain.chance import DEALINGS, ENTROPY, FIXED, SHARED, Chance, deal_seed, seed_commitment
 from domain.commitments import CHAIN_VERSION
 from domain.errors import GameOver, NotYourTurn, OptionsError, RuleError
@@ -396,8 +397,7 @@ def _start(game: Game, options: Mapping[str, Any], seed: str) -> list[Event]:
 def _act(game: Game, seat: Any, action: Any, seed: str) -> list[Event]:
     if game.status != ACTIVE:
         raise RuleError("the game has not started yet")
-    if not isinstance(action, Mapping):
-        raise RuleError("an action is a JSON object taken from legal_actions")
+    action = checked(game.rules, action)
     if seat not in game.to_act:
         raise NotYourTurn(f"seat {seat} may not act now", to_act=sorted(game.to_act))
     events = game.rules.decide(game.rules_state, seat, action, game.chance(seed))
@@ -418,8 +418,7 @@ def _timeout(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
     if command.get("at") != game.version or not game.clock_running or seat not in game.humans_to_act():
         # Stale: the game moved since the seat's time ran out (the seat, or someone, acted).
         return []
-    if not isinstance(action, Mapping):
-        raise RuleError("a stand-in's action is a JSON object taken from legal_actions")
+    action = checked(game.rules, action, "a stand-in's action")
     moves = game.rules.decide(game.rules_state, seat, action, game.chance(seed))
     return [Event("TimedOut", {"seat": seat}, SYSTEM)] + _end_if_over(game, moves, seed, core=1)
 

@@ -1,10 +1,13 @@
 """Action bodies: each must be one of its game's action forms (`Rules.actions`), else 400 (422 for another game's).
 
 The forms are the game's one declaration (its `ACTION_FORMS`), read by
-`domain.action_forms`. Every posted action is held to its form here, at the
-edge, once: past this point an action has its form, and the rules judge only
-whether it is legal now (422). openapi.yaml's action schemas are checked
-against the same forms (tests/service/test_action_forms.py).
+`domain.action_forms`. The request body around the action is checked by its
+schema alone (`service.http.schemas.ActionSchema`); the action itself is held
+to its form here, at the edge, so a client learns of a bad shape as a 400
+before the move is judged. The domain holds an action to the same forms with
+the same code (`domain.action_forms.checked`) and the rules judge only whether
+a well-formed action is legal now (422). openapi.yaml's action schemas are
+checked against the same forms (tests/service/test_action_forms.py).
 """
 
 from __future__ import annotations

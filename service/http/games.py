@@ -32,7 +32,6 @@ from service.http.schemas import (
     GAME_LIST_QUERY,
     JOIN,
     VIEW_QUERY,
-    plain_action_body,
     plain_action_query,
 )
 from service.http.views import view_after, view_response
@@ -159,7 +158,7 @@ def post_action(game_id: str) -> ResponseReturnValue:
     # What does not match openapi.yaml (the query, the header, the body) is a 400 before the move is judged (422).
     args = query(ACTION_QUERY, plain_action_query)
     idempotency_key = _idempotency_key()
-    data = body(ACTION, plain_action_body)
+    data = body(ACTION)
     action = load_action(game.type, data["action"])
     result = services().games.act(
         game_id, seat, action, expected_version=data["expected_version"], idempotency_key=idempotency_key

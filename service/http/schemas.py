@@ -77,21 +77,9 @@ class ActionSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    # Its form is checked against the game's own action forms (service.http.actions).
+    # The body's one check; the action's own form is the game's (service.http.actions).
     action = fields.Dict(keys=fields.String(), required=True)
     expected_version = WholeNumber(minimum=0, maximum=MAX_VERSION, load_default=None, allow_none=False)
-
-
-def plain_action_body(data: dict[str, Any]) -> dict[str, Any] | None:
-    """Return what `ActionSchema` loads from a plainly valid body, without marshmallow; None: the schema decides."""
-    if "action" not in data or len(data) != 1 + ("expected_version" in data):
-        return None
-    action, version = data["action"], data.get("expected_version")
-    if type(action) is not dict:
-        return None
-    if "expected_version" in data and not (type(version) is int and 0 <= version <= MAX_VERSION):
-        return None
-    return {"action": dict(action), "expected_version": version}
 
 
 class ActionQuerySchema(Schema):

@@ -1,4 +1,4 @@
-"""The hot path's shortcuts answer exactly as the schemas and the projection do: a move's body, a view; a legal action loads."""
+"""The hot path's shortcuts answer exactly as the schemas and the projection do: a query, a view; a legal action loads."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from domain.game import ACTIVE, Game
 from domain.games import RULES
 from service.http.actions import load_action
-from service.http.schemas import ACTION, plain_action_body
 
 GAMES = ["life-is-life", "animals-on-board", "bloede-kuh", "zop-zoo"]
 
@@ -41,35 +40,6 @@ def test_every_legal_action_offered_loads_as_it_came_field_for_field_and_in_orde
         loaded = load_action(game_type, action)
         assert loaded == action
         assert list(loaded) == ["type", *(name for name in RULES[game_type].actions[action["type"]] if name in action)]
-
-
-@pytest.mark.parametrize(
-    "body",
-    [
-        {"action": {"type": "knock"}},
-        {"action": {"type": "knock"}, "expected_version": 0},
-        {"action": {"type": "knock"}, "expected_version": 12},
-        {"action": {}, "expected_version": 1_000_000_000},
-    ],
-)
-def test_a_plain_action_body_loads_as_the_schema_loads_it(body):
-    assert plain_action_body(body) == ACTION.load(body)
-
-
-@pytest.mark.parametrize(
-    "body",
-    [
-        {"action": {"type": "knock"}, "expected_version": None},
-        {"action": {"type": "knock"}, "expected_version": True},
-        {"action": {"type": "knock"}, "expected_version": -1},
-        {"action": {"type": "knock"}, "expected_version": 1_000_000_001},
-        {"action": ["knock"]},
-        {"expected_version": 1},
-        {"action": {"type": "knock"}, "other": 1},
-    ],
-)
-def test_a_body_the_shortcut_does_not_plainly_accept_goes_to_the_schema(body):
-    assert plain_action_body(body) is None
 
 
 def test_a_view_is_projected_once_per_version_and_seat_and_only_for_that_seat(fake_services, monkeypatch):

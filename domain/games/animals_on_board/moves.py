@@ -10,7 +10,7 @@ from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import SYSTEM, Event
 from domain.games.animals_on_board.state import KEEP, OVER, PLAY, State, evolve, public_group
-from domain.games.animals_on_board.tiles import FULL_ARK, HIDDEN, MAX_CRATES
+from domain.games.animals_on_board.tiles import FULL_ARK, MAX_CRATES
 
 # A group of n tiles has 2**(n-1) - 1 distinct splits: up to 7 tiles (63) they
 # are listed one by one; a bigger group gets one template item.
@@ -70,17 +70,11 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
-    """Validate a seat's action and return its events, or raise RuleError."""
-    if not isinstance(action, Mapping):
-        raise RuleError('an action is a JSON object with a "type"')
-    kind = action.get("type")
+    """Judge a seat's well-formed action (`ACTION_FORMS`) and return its events, or raise RuleError."""
     if state.phase == OVER:
         raise RuleError("the game is over; the arks have departed")
-    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise RuleError(f"unknown action type {kind!r}: expected keep, split, take or forfeit")
     batch = Batch(state, seat, evolve)
-    handler(batch, seat, action, chance)
+    _ACTIONS[action["type"]](batch, seat, action, chance)
     return batch.events
 
 
@@ -101,15 +95,15 @@ def _keep(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Cha
         raise RuleError("keep: the tile for the ark is chosen only at setup")
     if state.kept[seat] is not None:
         raise RuleError("keep: you have already chosen the tile for your ark")
-    tile = action.get("tile")
-    if not isinstance(tile, str) or tile not in state.hands[seat]:
+    tile = action["tile"]
+    if tile not in state.hands[seat]:
         raise RuleError(f"keep: tile must be one of your three drawn tiles {list(state.hands[seat])}")
     batch.emit("TileKept", {"tile": tile})
 
 
 def _group(state: State, action: Mapping[str, Any], verb: str) -> int:
-    g = action.get("group")
-    if not isinstance(g, int) or isinstance(g, bool) or not 0 <= g < len(state.centre):
+    g: int = action["group"]
+    if not 0 <= g < len(state.centre):
         raise RuleError(f"{verb}: group must be the index of a group in the centre, 0 to {len(state.centre) - 1}")
     return g
 
@@ -147,9 +141,7 @@ def split(state: State, seat: int, action: Mapping[str, Any], chance: Chance) ->
     return data
 
 
-def _check_first(first: Any, names: list[str], g: int) -> None:
-    if not isinstance(first, list) or not all(isinstance(n, str) for n in first):
-        raise RuleError(f'split: first must be a list of tile names from group {g} (the face-down tile is "{HIDDEN}")')
+def _check_first(first: list[str], names: list[str], g: int) -> None:
     for name in first:
         if name not in names:
             raise RuleError(f"split: tile {name!r} is not in group {g}")

@@ -29,8 +29,7 @@ _TURNS: dict[str, tuple[str, _Data]] = {
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
     """Return the events of `moves.decide`, each turn's folded once."""
-    kind = action.get("type") if isinstance(action, dict) and state.phase == PLAY else None
-    turn = _TURNS.get(kind) if isinstance(kind, str) else None
+    turn = _TURNS.get(action["type"]) if state.phase == PLAY else None
     if turn is None:
         return moves.decide(state, seat, action, chance)
     type_, data_of = turn

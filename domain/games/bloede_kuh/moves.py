@@ -58,21 +58,19 @@ def _sources(state: State) -> list[str]:
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
-    """Validate a seat's action and return its events, or raise RuleError saying why."""
+    """Judge a seat's well-formed action (`ACTION_FORMS`) and return its events, or raise RuleError saying why."""
     if state.phase != PLAY:
         raise RuleError("the round is over: nobody acts until the next deal")
-    if not isinstance(action, Mapping):
-        raise RuleError("an action is a JSON object with a 'type'")
     if seat not in to_act(state):
         raise _not_asked(state, seat)
-    kind = action.get("type")
+    kind = action["type"]
     if state.awaiting is not None:
         wanted, why = _AWAITED[state.awaiting]
         _expect(kind, wanted, why)
     elif kind not in _TURN_ACTIONS:
         raise RuleError(f"unknown action type {kind!r}: expected discard, discard_pair or pass")
     batch = Batch(state, seat, evolve)
-    _ACTIONS[str(kind)](batch, seat, action, chance)  # one of the table's, checked above
+    _ACTIONS[kind](batch, seat, action, chance)
     return batch.events
 
 
@@ -97,8 +95,8 @@ def _card(action: Mapping[str, Any], key: str, state: State, seat: int) -> str:
 
 
 def _pair(action: Mapping[str, Any], state: State, seat: int) -> str:
-    cards = action.get("cards")
-    if not isinstance(cards, list) or len(cards) != 2 or any(card not in SPECIES for card in cards):
+    cards = action["cards"]
+    if len(cards) != 2 or any(card not in SPECIES for card in cards):
         raise RuleError(f"a pair is two cards, each one of {', '.join(SPECIES)}, as 'cards': [card, card]")
     if cards[0] != cards[1]:
         raise RuleError(f"a pair must be of one species, not {cards[0]} and {cards[1]}")

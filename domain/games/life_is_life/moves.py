@@ -71,15 +71,11 @@ def _distinct_sets(counts: tuple[tuple[str, int], ...]) -> tuple[tuple[tuple[str
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
-    """Validate a trade or a knock and return its events."""
+    """Judge a well-formed trade or knock (`ACTION_FORMS`) and return its events."""
     if seat not in to_act(state):
         raise RuleError(f"it is not seat {seat}'s turn")
-    kind = action.get("type")
-    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise RuleError(f"unknown action type {kind!r}: expected 'trade' or 'knock'")
     batch = Batch(state, seat, evolve)
-    handler(batch, seat, action, chance)
+    _ACTIONS[action["type"]](batch, seat, action, chance)
     return batch.events
 
 
@@ -98,12 +94,10 @@ def _knock(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Ch
 def _trade(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chance) -> None:
     """Trade cards for a row; declare sudden death when the new hand completes one."""
     state = batch.state
-    row = action.get("row")
-    if isinstance(row, bool) or not isinstance(row, int) or not 1 <= row <= len(ROW_SIZES):
+    row: int = action["row"]
+    if not 1 <= row <= len(ROW_SIZES):
         raise TradeError(f"row must be a whole number from 1 to {len(ROW_SIZES)}, not {row!r}")
-    cards = action.get("cards")
-    if not isinstance(cards, (list, tuple)) or not all(isinstance(card, str) for card in cards):
-        raise TradeError("cards must be a list of species names")
+    cards: list[str] = action["cards"]
     unknown = sorted({card for card in cards if card not in VALUES})
     if unknown:
         raise TradeError(f"unknown species {', '.join(unknown)}; species are {', '.join(VALUES)}")

@@ -56,11 +56,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], chance: Chance) -> list[Event]:
-    """Validate the player's action and return its events."""
-    kind = action.get("type")
-    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise RuleError(f"unknown action type {kind!r}; one of: {', '.join(sorted(_ACTIONS))}")
+    """Judge the player's well-formed action (`ACTION_FORMS`) and return its events."""
+    handler = _ACTIONS[action["type"]]
     if state.phase != PLAYING:
         raise RuleError("no one acts between rounds: the next round must be dealt first")
     batch = Batch(state, seat, evolve)
@@ -167,8 +164,8 @@ def _place_wild(batch: Batch[State], seat: int, action: Mapping[str, Any], chanc
     if now.decision != WILD or now.card is None:
         raise NotOnOffer("there is no wild card to place: a wild card is placed just after it is drawn")
     state = batch.state
-    onto = action.get("card")
-    if not isinstance(onto, str) or onto not in state.cards.cards:
+    onto: str = action["card"]
+    if onto not in state.cards.cards:
         raise RuleError("place_wild needs 'card': the id of one of your uncovered starting cards")
     holder = board.owner(state, onto)
     if holder != seat:
@@ -245,8 +242,8 @@ def _moves(state: State, seat: int, action: Mapping[str, Any]) -> list[dict[str,
 
 
 def _other_seat(state: State, seat: int, action: Mapping[str, Any], key: str) -> int:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < state.seats:
+    value: int = action[key]
+    if not 0 <= value < state.seats:
         raise RuleError(f"{action['type']} needs '{key}': a seat number from 0 to {state.seats - 1}")
     if value == seat:
         raise RuleError(f"{action['type']} is made with another player, not yourself")
@@ -254,8 +251,8 @@ def _other_seat(state: State, seat: int, action: Mapping[str, Any], key: str) ->
 
 
 def _piece(state: State, seat: int, action: Mapping[str, Any], key: str) -> str:
-    card = action.get(key)
-    if not isinstance(card, str) or card not in state.cards.cards:
+    card: str = action[key]
+    if card not in state.cards.cards:
         raise RuleError(f"{action['type']} needs '{key}': the id of a card in a row (a starting card or a side bonus)")
     if board.owner(state, card) != seat:
         raise RuleError(f"{card} is not in seat {seat}'s row")

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from domain.action_forms import checked
 from domain.errors import NotYourTurn, OptionsError, RuleError
 from domain.games.animals_on_board import RULES
 from domain.games.animals_on_board.state import BETWEEN
@@ -40,23 +41,33 @@ CENTRE = [["panda-1", "tiger-2", "lion-3"], ["fox-1"]]
         ({"type": "split", "group": 0, "first": ["hidden"]}, "tile 'hidden' is not in group 0"),
         ({"type": "split", "group": 1, "first": ["fox-1"]}, "group 1 has only one tile"),
         ({"type": "split", "group": 0, "first": ["panda-1", "panda-1"]}, "named twice"),
-        ({"type": "split", "group": 0, "first": "panda-1"}, "first must be a list of tile names"),
-        ({"type": "split", "group": 0, "first": [3]}, "first must be a list of tile names"),
         ({"type": "split", "group": 2, "first": ["panda-1"]}, "group must be the index of a group"),
-        ({"type": "split", "first": ["panda-1"]}, "group must be the index of a group"),
-        ({"type": "split", "group": True, "first": ["panda-1"]}, "group must be the index of a group"),
         ({"type": "take", "group": 0}, "group 0 has 3 tiles and costs one crate per tile; you have 2 crates"),
-        ({"type": "take", "group": "0"}, "group must be the index of a group"),
-        ({"type": "take", "group": -1}, "group must be the index of a group"),
         ({"type": "keep", "tile": "panda-1"}, "keep: the tile for the ark is chosen only at setup"),
-        ({"type": "fly"}, "unknown action type 'fly'"),
-        ({}, "unknown action type None"),
     ],
 )
 def test_bad_actions_are_refused_with_the_rule(action: dict[str, Any], message: str) -> None:
     state = make_state(CENTRE, crates=[2, 1])
     with pytest.raises(RuleError, match=message):
         play(state, 0, action)
+
+
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ({"type": "split", "group": 0, "first": "panda-1"}, "first must be a list"),
+        ({"type": "split", "group": 0, "first": [3]}, "first must be a list"),
+        ({"type": "split", "first": ["panda-1"]}, "group is required"),
+        ({"type": "split", "group": True, "first": ["panda-1"]}, "group must be a whole number"),
+        ({"type": "take", "group": "0"}, "group must be a whole number"),
+        ({"type": "take", "group": -1}, "group must be a whole number"),
+        ({"type": "fly"}, "type must be one of forfeit, keep, split, take"),
+        ({}, "type must be one of forfeit, keep, split, take"),
+    ],
+)
+def test_malformed_actions_are_refused_by_their_form(action: dict[str, Any], message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        checked(RULES, action)
 
 
 def test_a_player_who_dropped_out_may_not_act() -> None:
@@ -105,4 +116,4 @@ def test_setup_choices_are_checked() -> None:
 
 def test_an_action_that_is_not_an_object_is_refused() -> None:
     with pytest.raises(RuleError, match="JSON object"):
-        play(make_state(CENTRE), 0, ["take", 0])  # type: ignore[arg-type]
+        checked(RULES, ["take", 0])
