@@ -15,12 +15,10 @@ failed master had moved again.
 
 Run: .venv/bin/python -m bench.bench_failover [--fail kill|freeze] [--games 18]
 
-Measured on the 2-core machine at load averages of 15 to 19, 2026-11-26 (more in
-docs/benchmarks.md, "A master's failover under the workers"): killed, the other masters' p99
-1,510-2,149 ms until the promotion against 1,086-1,760 ms before, the failed master's games
-moving again 0.4-3.2 s after it; frozen, p99 2,209-2,590 ms against 677-1,545 ms, and 1.2-1.6 s
-after the promotion. Before the change, with the master frozen, the other masters' games took 3
-steps in the 3.0 s to the promotion.
+Measured on the quiet 2-core machine, 2026-11-26 (3 runs each; docs/benchmarks.md, "A master's
+failover under the workers"): killed, the other masters' p99 105-120 ms until the promotion against
+134-151 ms before, the failed master's games moving again 0.4-1.8 s after it; frozen, p99 570-580 ms
+against 128-142 ms, and 0.7-1.7 s after the promotion.
 """
 
 from __future__ import annotations
@@ -30,6 +28,7 @@ import shutil
 import statistics
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
 from tests.support.cluster import OwnCluster
@@ -64,6 +63,28 @@ class Latencies:
         return f"{len(ms)} steps, median {statistics.median(ms):.0f} ms, p99 {p99:.0f} ms, max {ms[-1]:.0f} ms"
 
 
+def recorded_gaps(play: ClusterPlay, games: set[str], start: float, end: float) -> str:
+    """Return the median, p99 and max of the gaps between a game's steps as the workers recorded them.
+
+    Each event carries the time its step was decided (the workers' clock, to the millisecond), so
+    these gaps owe nothing to how often, or how slowly, this script looks at the games.
+    `start` and `end` are wall-clock times: a gap counts when its step falls between them.
+    """
+    ms = []
+    for game_id in games:
+        times = [
+            datetime.fromisoformat(event.time.replace("Z", "+00:00")).timestamp()
+            for event in play.services.store.read(game_id)
+            if event.command is not None  # one time a step: its first event's
+        ]
+        ms += [1000 * (b - a) for a, b in zip(times, times[1:]) if start <= b < end]
+    if not ms:
+        return "no steps"
+    ms.sort()
+    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    return f"{len(ms)} steps, median {statistics.median(ms):.0f} ms, p99 {p99:.0f} ms, max {ms[-1]:.0f} ms"
+
+
 def main() -> None:
     """Run the failover; print the figures."""
     parser = argparse.ArgumentParser()
@@ -84,21 +105,25 @@ def main() -> None:
         on_dead = [g for g in play.games if play.master_of(g) == dead]
         others = {g for g in play.games if play.master_of(g) != dead}
         latencies = Latencies(play)
-        began = time.monotonic()
+        began, began_wall = time.monotonic(), time.time()
         while time.monotonic() - began < args.before:
             latencies.poll(play.games)
             time.sleep(POLL_S)
         before = play.last(on_dead)
         getattr(play, args.fail)(dead)
-        failed = time.monotonic()
+        failed, failed_wall = time.monotonic(), time.time()
         while not play.promoted(dead, on_dead[0]):
             latencies.poll(sorted(others))
             time.sleep(POLL_S)
-        promoted = time.monotonic()
+        promoted, promoted_wall = time.monotonic(), time.time()
         waiting = {g for g, (_, ended) in before.items() if not ended}
         while not waiting <= play.moved_since(before):
             time.sleep(POLL_S)
         resumed = time.monotonic()
+        recorded = (
+            recorded_gaps(play, others, began_wall, failed_wall),
+            recorded_gaps(play, others, failed_wall, promoted_wall),
+        )
     finally:
         play.stop()
         cluster.stop()
@@ -113,6 +138,8 @@ def main() -> None:
         f"other masters' games until the promotion ({promoted - failed:.1f} s): "
         f"{latencies.figures(others, failed, promoted)}"
     )
+    print(f"as the workers recorded them, before: {recorded[0]}")
+    print(f"as the workers recorded them, until the promotion: {recorded[1]}")
     print(f"the failed master's games all moved again {resumed - promoted:.2f} s after the promotion")
 
 

@@ -300,7 +300,7 @@ def run_job(name: str, *args: str | int, prefix: str = "menagerie") -> object:
     except STORE_UNAVAILABLE as error:
         if job.meta.get("deferred", 0) >= MAX_DEFERRALS:
             raise  # RQ records the failure and retries it; a step's due mark keeps it for a steward
-        rest = services.outages.failed(shard)
+        rest = services.outages.failed(shard, error)
         if services.outages.shard_of(str(args[0])) != shard:
             rest = 0.0  # the failure reloaded the slot map, which names another node now: a promoted replica
         log.warning("%s %s met a store outage (%s); put back for %.1f s", name, args, error, rest)

@@ -63,8 +63,11 @@ STORE_UNAVAILABLE: tuple[type[Exception], ...] = (
 
 COMMAND_TIMEOUT_S = 5.0
 # A worker's commands on a cluster: a step's append takes milliseconds, so a master that has
-# not answered in a second is failing (a frozen or unreachable host never refuses, it is silent).
-FAST_COMMAND_TIMEOUT_S = 1.0
+# not answered in a quarter of a second is failing (a frozen or unreachable host never refuses,
+# it is silent). Each worker waits this out once before it rests the master; a false alarm
+# (a slow answer from a master that is fine) costs only that job a deferral, since the master
+# is probed before it is rested (`service.adapters.outages`).
+FAST_COMMAND_TIMEOUT_S = 0.25
 CONNECT_TIMEOUT_S = 5.0
 HEALTH_CHECK_S = 30
 

@@ -100,12 +100,19 @@ class ShardOutages:
             return moved, 0.0
         return shard, self.failed(shard)
 
-    def failed(self, shard: str) -> float:
+    def failed(self, shard: str, error: BaseException | None = None) -> float:
         """Mark a shard as failing; return how long its jobs now wait.
 
         The shard is the one the job was about to use: the failure has made the
-        client reload its slot map, which may name a promoted replica now.
+        client reload its slot map, which may name a promoted replica now. On a
+        cluster the shard is probed first, since a job also touches keys of
+        other shards: one that answers is not rested. An `error` that names the
+        shard's node (redis-py's say `host:port`) needs no probe.
         """
+        if isinstance(self.redis, RedisCluster) and shard not in str(error) and self.answers(shard):
+            # The job's game's shard answers: what failed was a key of another shard (a game type's
+            # rating stream, an index). Only this job waits; the shard's other games go on.
+            return self.first_s
         rest = self._rests.get(shard)
         length = self.first_s if rest is None else min(self.longest_s, rest.length * 2)
         self._rests[shard] = _Rest(self.clock() + length, length)

@@ -62,9 +62,9 @@ class ClusterPlay:
         node = self.store.nodes_manager.get_node_from_slot(self.store.keyslot(self.key(game_id)))
         return int(node.port)
 
-    def key(self, game_id: str) -> str:
-        """Return a game's stream key."""
-        return aggregate_key(PREFIX, game_id, "events")
+    def key(self, game_id: str, part: str = "events") -> str:
+        """Return a game's stream key (or the key of another of its parts)."""
+        return aggregate_key(PREFIX, game_id, part)
 
     def last(self, game_ids: Iterable[str]) -> dict[str, tuple[int, bool]]:
         """Return each game's version and whether it ended (its last event is GameEnded), one read each.
@@ -75,10 +75,16 @@ class ClusterPlay:
         seen = {}
         for game_id in game_ids:
             try:
-                [(entry, fields)] = self.store.xrevrange(self.key(game_id), count=1)
+                last = self.store.xrevrange(self.key(game_id), count=1)
+                # A finished game's stream is packed into one value once it is rated: it ended.
+                packed = None if last else self.store.hget(self.key(game_id, "packed"), "version")
             except (RedisError, RedisClusterException):
                 continue
-            seen[game_id] = (int(entry.split(b"-")[0]), orjson.loads(fields[b"e"])["type"] == "GameEnded")
+            if last:
+                [(entry, fields)] = last
+                seen[game_id] = (int(entry.split(b"-")[0]), orjson.loads(fields[b"e"])["type"] == "GameEnded")
+            elif packed is not None:
+                seen[game_id] = (int(packed), True)
         return seen
 
     def moved_since(self, before: dict[str, tuple[int, bool]]) -> set[str]:

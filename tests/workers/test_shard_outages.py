@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
+from redis.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rq import SimpleWorker
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
@@ -87,3 +91,17 @@ def test_when_a_resting_shard_answers_again_the_jobs_put_back_run_at_once(redis_
     assert services.outages.rest_for(game.id)[1] == 0
     assert ScheduledJobRegistry(queue=queue).get_job_ids() == []
     assert queue.job_ids == [f"{step_job_id(prefix, game.id, game.version)}-later1"]
+
+
+def test_on_a_cluster_a_failure_on_another_shards_key_does_not_rest_the_jobs_shard():
+    # A step or a rating also writes keys of other shards (a game type's rating stream, an index):
+    # when one of those fails, the job's own shard, which answers, goes on serving its games.
+    cluster = mock.create_autospec(RedisCluster, instance=True)
+    mine, other = "127.0.0.1:7001", "127.0.0.1:7002"
+    outages = ShardOutages(cluster, lambda subject: subject, first_s=0.5, longest_s=2.0, answers=lambda s: s == mine)
+    elsewhere = RedisConnectionError(f"Error 111 connecting to {other}. Connection refused.")
+    assert outages.failed(mine, elsewhere) == 0.5
+    assert outages.failed(mine, elsewhere) == 0.5  # never rested, so never a longer rest
+    # A failure that names the job's own node rests it at once, without a probe, and longer each time.
+    silent = RedisTimeoutError(f"Timeout reading from {other}")
+    assert outages.failed(other, silent) == 0.5 and outages.failed(other, silent) == 1.0
