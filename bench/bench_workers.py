@@ -15,7 +15,8 @@ Run: REDIS_URL=redis://127.0.0.1:6379/1 .venv/bin/python -m bench.bench_workers 
 Measured on the 2-core machine shared with other runs, 2026-11-26 (docs/benchmarks.md,
 "Workers"): one step a job, 108 games/min, 322 steps/s, 1.57 ms of worker CPU a step (load
 average 6); step jobs in slices, 628 games/min, 3,348 steps/s, 0.13 ms a step (load 9), and 420
-games/min, 2,181 steps/s, 0.15 ms a step (load 17).
+games/min, 2,181 steps/s, 0.15 ms a step (load 17); on the quiet machine (load 1.5), 2,113
+games/min, 11,836 steps/s, 0.14 ms a step.
 """
 
 from __future__ import annotations
