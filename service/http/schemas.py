@@ -78,7 +78,8 @@ class ActionSchema(Schema):
         unknown = RAISE
 
     # The body's one check; the action's own form is the game's (service.http.actions).
-    action = fields.Dict(keys=fields.String(), required=True)
+    # A JSON object's keys are strings already: no key field, which would check each again.
+    action = fields.Dict(required=True)
     expected_version = WholeNumber(minimum=0, maximum=MAX_VERSION, load_default=None, allow_none=False)
 
 
