@@ -13,7 +13,6 @@ from service.cli import main as menagerie
 from service.errors import GameArchived
 from service.http import create_app
 from tests.support.openapi import check_response
-from tests.support.processes import remove_run
 from tests.support.services import on_every_store
 
 redis_client = on_every_store()
@@ -223,20 +222,11 @@ def test_an_older_export_imports_and_audits(services):
 
 
 @pytest.mark.redis
-def test_the_import_and_archive_commands_work_on_a_real_redis(tmp_path, monkeypatch, capsys):
-    from tests.support.services import REAL_REDIS
-
-    if REAL_REDIS is None:
-        pytest.skip("SKIPPED: no Redis server at REDIS_URL")
-    prefix = f"test-cli-{tmp_path.name[-8:]}"
-    monkeypatch.setenv("MENAGERIE_PREFIX", prefix)
-    try:
-        assert menagerie(["import", str(FIXTURE)]) == 0
-        assert "imported g1" in capsys.readouterr().out
-        assert menagerie(["import", str(FIXTURE)]) == 1  # already there
-        out = tmp_path / "g1.ndjson"
-        assert menagerie(["archive", "g1", str(out)]) == 0
-        assert menagerie(["audit", str(out)]) == 0
-        assert menagerie(["archive", "g1", str(out)]) == 1  # gone now
-    finally:
-        remove_run(REAL_REDIS, prefix)
+def test_the_import_and_archive_commands_work_on_a_real_redis(cli_prefix, tmp_path, capsys):
+    assert menagerie(["import", str(FIXTURE)]) == 0
+    assert "imported g1" in capsys.readouterr().out
+    assert menagerie(["import", str(FIXTURE)]) == 1  # already there
+    out = tmp_path / "g1.ndjson"
+    assert menagerie(["archive", "g1", str(out)]) == 0
+    assert menagerie(["audit", str(out)]) == 0
+    assert menagerie(["archive", "g1", str(out)]) == 1  # gone now

@@ -13,7 +13,6 @@ from service.bootstrap import build
 from service.cli import main as menagerie
 from service.http import create_app
 from tests.support.openapi import check_response
-from tests.support.processes import remove_run
 from tests.support.services import on_every_store
 
 redis_client = on_every_store()
@@ -172,29 +171,22 @@ def _has_memory(services) -> bool:
 
 
 @pytest.mark.redis
-def test_the_archive_command_takes_days_and_a_directory_and_import_refuses_a_live_game(tmp_path, monkeypatch, capsys):
+def test_the_archive_command_takes_days_and_a_directory_and_import_refuses_a_live_game(cli_prefix, tmp_path, capsys):
     from tests.support.services import REAL_REDIS
 
-    if REAL_REDIS is None:
-        pytest.skip("SKIPPED: no Redis server at REDIS_URL")
-    prefix = f"test-cli-{tmp_path.name[-8:]}"
-    monkeypatch.setenv("MENAGERIE_PREFIX", prefix)
-    services = build(REAL_REDIS, prefix, inline_jobs=True)
-    try:
-        client = create_app(services).test_client()
-        game_id, _ = finished_game(client)
-        out = tmp_path / "files"
-        assert menagerie(["archive", "--finished-before", "1", "--to", str(out)]) == 0
-        assert "archived 0 games" in capsys.readouterr().out
-        assert menagerie(["archive", "--finished-before", "0", "--to", str(out)]) == 0
-        assert "archived 1 games" in capsys.readouterr().out
-        assert menagerie(["import", str(out / f"{game_id}.ndjson")]) == 0
-        assert menagerie(["import", str(out / f"{game_id}.ndjson")]) == 1  # in the store again: refused
-        assert "already in the store" in capsys.readouterr().err
-        assert menagerie(["archive", "--finished-before", "0", "extra"]) == 2
-        assert menagerie(["archive"]) == 2
-    finally:
-        remove_run(REAL_REDIS, prefix)
+    services = build(REAL_REDIS, cli_prefix, inline_jobs=True)
+    client = create_app(services).test_client()
+    game_id, _ = finished_game(client)
+    out = tmp_path / "files"
+    assert menagerie(["archive", "--finished-before", "1", "--to", str(out)]) == 0
+    assert "archived 0 games" in capsys.readouterr().out
+    assert menagerie(["archive", "--finished-before", "0", "--to", str(out)]) == 0
+    assert "archived 1 games" in capsys.readouterr().out
+    assert menagerie(["import", str(out / f"{game_id}.ndjson")]) == 0
+    assert menagerie(["import", str(out / f"{game_id}.ndjson")]) == 1  # in the store again: refused
+    assert "already in the store" in capsys.readouterr().err
+    assert menagerie(["archive", "--finished-before", "0", "extra"]) == 2
+    assert menagerie(["archive"]) == 2
 
 
 def test_an_import_refuses_a_file_that_fails_its_audit(services, tmp_path):

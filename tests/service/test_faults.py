@@ -24,7 +24,6 @@ from rq.registry import StartedJobRegistry
 from domain.audit import audit
 from service.bootstrap import Services, build
 from tests.support.processes import (
-    OwnRedis,
     Processes,
     Watch,
     children_of,
@@ -131,15 +130,6 @@ def test_a_process_dying_between_append_and_enqueue_does_not_strand_the_game(rea
     watch = Watch(services.store.version, lambda g: services.repository.load(g).status == "finished")
     wait_for(lambda: watch.poll([game_id]), 120, "the game to finish")
     finished_and_audited(services, game_id)
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
-    server = OwnRedis(tmp_path)
-    server.start()
-    yield server
-    if server.process is not None and server.process.poll() is None:
-        server.kill()
 
 
 def test_a_redis_restart_mid_play_is_503s_workers_survive_and_every_game_finishes(own_redis, processes):

@@ -31,15 +31,6 @@ PREFIX = "streams"
 
 
 @pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
-    server = OwnRedis(tmp_path)
-    server.start()
-    yield server
-    if server.process is not None and server.process.poll() is None:
-        server.kill()
-
-
-@pytest.fixture
 def api(own_redis: OwnRedis, tmp_path: Path) -> Iterator[tuple[str, Processes]]:
     """`menagerie serve` (one worker process) on the test's own Redis; its base URL and processes."""
     processes = Processes(tmp_path, step_timeout_s=3)
