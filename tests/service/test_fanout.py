@@ -108,6 +108,15 @@ def run(test: Callable[[], Awaitable[Any]]) -> Any:
     return asyncio.run(asyncio.wait_for(test(), 60))
 
 
+def watch_all(feeds: Feeds, watchers: list[Subscription], until: Callable[[list[bytes]], bool]) -> list[list[bytes]]:
+    """Follow every watcher's stream at once, each until it ends or `until` holds; return what each got."""
+
+    async def together() -> list[list[bytes]]:
+        return list(await asyncio.gather(*(watch(feeds, w, until) for w in watchers)))
+
+    return run(together)
+
+
 def play_to_the_end(api: FlaskClient, game: dict[str, Any]) -> int:
     """Race the toy game to 10 by twos, ann and bob in turn; return its final version."""
     tokens = [seat["token"] for seat in game["seats"]]
@@ -163,11 +172,8 @@ def test_a_seat_on_the_fan_out_gets_its_own_hand_and_view_and_never_another_seat
     seats = [subscribe(api, path, headers=auth(token)) for token in tokens]
     spectator = subscribe(api, path)
 
-    async def test() -> list[list[bytes]]:
-        # Every watcher on one feed, caught up to the current version, its view last.
-        return list(await asyncio.gather(*(watch(feeds, w, lambda c: views_in(c) > 0) for w in [*seats, spectator])))
-
-    results = run(test)
+    # Every watcher on one feed, caught up to the current version, its view last.
+    results = watch_all(feeds, [*seats, spectator], lambda c: views_in(c) > 0)
     for token, chunks in zip([*tokens, None], results, strict=True):
         headers = auth(token) if token else None
         got = messages(chunks)
@@ -225,10 +231,7 @@ def test_a_quiet_game_s_watchers_get_heartbeats_timed_by_its_one_reader(api, ser
     version = api.get(f"/games/{game['id']}").json["version"]
     watchers = [subscribe(api, f"/games/{game['id']}/stream?after={version}") for _ in range(3)]
 
-    async def test() -> list[list[bytes]]:
-        return list(await asyncio.gather(*(watch(feeds, w, lambda c: HEARTBEAT in c) for w in watchers)))
-
-    for chunks in run(test):
+    for chunks in watch_all(feeds, watchers, lambda c: HEARTBEAT in c):
         assert HEARTBEAT in chunks and event_ids(chunks) == []
 
 
@@ -251,10 +254,7 @@ def test_once_a_game_is_over_its_seats_share_its_events_but_each_gets_its_own_vi
     tokens = [seat["token"] for seat in game["seats"]]
     watchers = [subscribe(api, f"/games/{game['id']}/stream?view=true", headers=auth(token)) for token in tokens]
 
-    async def test() -> list[list[bytes]]:
-        return list(await asyncio.gather(*(watch(feeds, w, lambda _: False) for w in watchers)))
-
-    results = [messages(chunks) for chunks in run(test)]
+    results = [messages(chunks) for chunks in watch_all(feeds, watchers, lambda _: False)]
     assert [m["data"] for m in results[0][:-1]] == [m["data"] for m in results[1][:-1]]  # the open log
     for token, got in zip(tokens, results, strict=True):
         assert got[-1]["event"] == "view"
