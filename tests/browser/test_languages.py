@@ -185,3 +185,23 @@ def test_a_german_game_to_the_end_and_switching_at_the_table_redraws_in_place(
         assert phone.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
         assert phone.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), page
         screenshot(phone, screens, name)
+    # The small cards' "round 2" line stays whole on a phone in every language: no word broken or cut off.
+    phone.get(f"{base_url}/#/game/{game_id}")
+    for lang in ("de", "en", "fr"):
+        switch(phone, lang)
+        wait(phone).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".card.small .sub"))
+        broken = phone.execute_script(_BROKEN_SUB_LINES)
+        assert broken == [], (lang, broken)
+        screenshot(phone, screens, f"bloede-kuh-{lang}-phone-cards")
+
+
+# The texts of card lines with a word broken or cut off: more lines than words, or wider than the card.
+_BROKEN_SUB_LINES = """
+return [...document.querySelectorAll('.card .sub')].filter((el) => {
+  const lines = Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
+  const words = el.textContent.trim().split(/\\s+/).length;
+  const card = el.closest('.card').getBoundingClientRect();
+  const box = el.getBoundingClientRect();
+  return lines > words || el.scrollWidth > el.clientWidth + 1 || box.left < card.left || box.right > card.right;
+}).map((el) => el.textContent);
+"""

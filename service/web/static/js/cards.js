@@ -35,14 +35,21 @@ export function face({game, species, name, number = null, sub = null, kind = "",
   const shown = number === null || number === undefined ? null : String(number);
   const long = String(name).length > 8 ? "long" : "";
   // The name's longest unbreakable piece sets its size (app.css): "Warzen­schwein" breaks at its soft hyphen.
-  const chars = Math.max(4, ...String(name).split(/[\s\u00ad-]+/).map((piece) => piece.length));
-  return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""} ${long}`.trim(), style: {"--chars": chars}, role: "img",
+  const chars = longestWord(name);
+  // So does the second line's ("round 2"): it wraps between words, never inside one.
+  const style = {"--chars": chars, "--sub-chars": sub ? longestWord(sub) : 4};
+  return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""} ${long}`.trim(), style, role: "img",
     "aria-label": (label || [name, shown, sub].filter(Boolean).join(", ")).replace(/\u00ad/g, "")},
     shown !== null ? h("span", {class: "num tl", "aria-hidden": "true"}, shown) : null,
     h("span", {class: "sym", "aria-hidden": "true"}, n ? SYMBOLS[n - 1] : "◇"),
     h("span", {class: "name", "aria-hidden": "true"}, name),
     sub ? h("span", {class: "sub", "aria-hidden": "true"}, sub) : null,
     shown !== null ? h("span", {class: "num br", "aria-hidden": "true"}, shown) : null);
+}
+
+/** The length of the longest piece a text can't be broken inside (at least 4). */
+function longestWord(text) {
+  return Math.max(4, ...String(text).split(/[\s\u00ad-]+/).map((piece) => piece.length));
 }
 
 /** A hidden card's back, with how many lie there ("12" on a pile). */
