@@ -97,6 +97,8 @@ class Row:
     gets_per_move: float = 0.0
     # The machine's 1-minute load average as the level ended: what else ran beside the two systems.
     load: float = 0.0
+    # Menagerie's CPU ms a move by part: its server processes, its worker, its redis-server.
+    parts: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 def install_peer() -> bool:
@@ -194,9 +196,14 @@ def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds:
     pids = [menagerie.server_pid, menagerie.worker_pid, redis_pid]
     # This process does nothing but play the clients meanwhile: its CPU is theirs.
     client_before = time.process_time()
+    parts_before = [sum(cpu_times(pid)) for pid in pids]
     r = run_level(menagerie.port, pids, clients, seconds, games=MENAGERIE_GAMES, client=TableClient)
+    parts_after = [sum(cpu_times(pid)) for pid in pids]
     client_cpu = time.process_time() - client_before
     moves = int(r["moves"])
+    server, worker, redis = (
+        1000 * (a - b) / moves if moves else 0.0 for a, b in zip(parts_after, parts_before, strict=True)
+    )
     return Row(
         system=MENAGERIE,
         clients=clients,
@@ -209,12 +216,14 @@ def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds:
         errors=int(r["errors"]),
         gets_per_move=r["gets_per_move"],
         load=os.getloadavg()[0],
+        parts=(server, worker, redis),
     )
 
 
 HEADER = (
     f"{'run':>3} {'system':>12} {'clients':>7} {'moves':>6} {'moves/s':>8} {'p50':>8} {'p99':>8}"
     f" {'CPU ms/move':>11} {'client ms/move':>14} {'errors':>6} {'GETs/move':>9} {'load':>5}"
+    f"  {'server/worker/redis ms/move':>27}"
 )
 
 
@@ -222,7 +231,8 @@ def show(label: str, row: Row) -> None:
     print(
         f"{label:>3} {row.system:>12} {row.clients:>7} {row.moves:>6} {row.moves_s:>8.0f} {row.p50_ms:>6.1f}ms"
         f" {row.p99_ms:>6.1f}ms {row.cpu_ms_per_move:>11.2f} {row.client_cpu_ms_per_move:>14.2f} {row.errors:>6}"
-        f" {row.gets_per_move:>9.2f} {row.load:>5.1f}",
+        f" {row.gets_per_move:>9.2f} {row.load:>5.1f}"
+        + (f"  {'/'.join(f'{part:.3f}' for part in row.parts):>27}" if row.system == MENAGERIE else ""),
         flush=True,
     )
 
@@ -253,6 +263,11 @@ def mean_row(rows: list[Row]) -> Row:
         errors=sum(r.errors for r in rows),
         gets_per_move=statistics.fmean(r.gets_per_move for r in rows),
         load=statistics.fmean(r.load for r in rows),
+        parts=(
+            statistics.fmean(r.parts[0] for r in rows),
+            statistics.fmean(r.parts[1] for r in rows),
+            statistics.fmean(r.parts[2] for r in rows),
+        ),
     )
 
 
