@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask, jsonify, request
 
 from service.http.bodies import DRAIN_BYTES
-from service.http.front import _call, _environ
+from service.http.front import _call, _environ, _Input
 
 
 class Headers(dict[str, str]):
@@ -88,3 +88,13 @@ def test_a_body_comes_whole_however_it_was_chunked_and_one_past_the_limit_is_a_4
     assert status == 413
     status, _ = served(Scope("/post", method="POST", headers=headers), [b"x" * DRAIN_BYTES, b"x"])
     assert status == 413
+
+
+def test_the_body_reads_as_pep_3333_asks_by_size_by_line_and_by_iteration():
+    body = _Input(b"one\ntwo\nthree")
+    assert body.read(2) == b"on"
+    assert body.readline() == b"e\n"
+    assert list(body) == [b"two\n", b"three"]
+    assert body.read() == b""
+    assert _Input(b"a\nb\n").readlines() == [b"a\n", b"b\n"]
+    assert not hasattr(body, "readinto")  # werkzeug would zero-fill a 64 KiB buffer to read into
