@@ -21,7 +21,6 @@ import io
 import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from flask import Flask
@@ -31,6 +30,7 @@ from redis.exceptions import ConnectionError
 
 from domain.events import RecordedEvent
 from service.adapters.connections import timeouts
+from service.http.app_threads import AppThreads
 from service.http.bodies import DRAIN_BYTES
 from service.http.fanout import HEARTBEAT_S, Feeds
 from service.http.streams import FANOUT
@@ -50,7 +50,7 @@ class Front:
 
     def __init__(self, app: Flask, threads: int, redis_url: str, prefix: str) -> None:
         self.app = app
-        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="menagerie-request")
+        self.threads = AppThreads(threads, "menagerie-request")
         self.redis_url = redis_url
         self.prefix = prefix
         self.feeds: Feeds | None = None
@@ -65,11 +65,16 @@ class Front:
         blocking = timeouts(blocks_for_s=HEARTBEAT_S)
         readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking, **retry)
         store = self.app.extensions["menagerie"].store
+        self.threads.start(loop)
 
         async def read_after(stream_id: str, after: int) -> list[RecordedEvent]:
-            return await loop.run_in_executor(self.pool, store.read, stream_id, after)
+            return await self.threads.run(store.read, stream_id, after)
 
         self.feeds = Feeds(readers, self.prefix, read_after)
+
+    def __rsgi_del__(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Let the app's threads finish the requests they hold before the process ends."""
+        self.threads.stop()
 
     async def __rsgi__(self, scope: Scope, proto: HTTPProtocol) -> None:
         """Answer one request: by the app on a thread, then, for a live stream, from the fan-out."""
@@ -77,8 +82,7 @@ class Front:
             return
         environ = await _environ(scope, proto)
         environ[FANOUT] = handoff = Handoff()
-        loop = asyncio.get_running_loop()
-        status, headers, body = await loop.run_in_executor(self.pool, _call, self.app, environ)
+        status, headers, body = await self.threads.run(_call, self.app, environ)
         subscription = handoff.subscription
         if subscription is None or status != 200 or self.feeds is None:
             proto.response_bytes(status, headers, body)
