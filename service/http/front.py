@@ -36,7 +36,22 @@ from service.http.fanout import HEARTBEAT_S, Feeds
 from service.http.streams import FANOUT
 from service.http.subscriptions import Handoff, Subscription
 
-_NOT_HEADERS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
+# The environ's key for each header field seen: the two PEP 3333 names without `HTTP_`, then the rest as they come.
+_ENVIRON_KEYS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
+_KEYS_KEPT = 256
+# What every request's environ holds alike.
+_EVERY_ENVIRON: dict[str, Any] = {
+    "SCRIPT_NAME": "",
+    "wsgi.version": (1, 0),
+    "wsgi.multithread": True,
+    "wsgi.multiprocess": True,
+    "wsgi.run_once": False,
+    "wsgi.input_terminated": True,  # the input ends where the body does, chunked or not
+}
+_PROTOCOLS = {"1.1": "HTTP/1.1", "1": "HTTP/1", "2": "HTTP/2"}
+# The host and port of each address seen lately (clients and this server's own).
+_ADDRESSES: dict[str, tuple[str, str]] = {}
+_ADDRESSES_KEPT = 4096
 log = logging.getLogger(__name__)
 # A process reads this many games at once at most (a connection each; Redis's own default cap on
 # clients is 10,000): past that a new game's streams end at once, as in an outage, and are retried.
@@ -113,41 +128,87 @@ class Front:
 
 async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:
     """Return the WSGI environ of an RSGI request, its body read (up to the limit)."""
-    environ: dict[str, Any] = {
-        "REQUEST_METHOD": scope.method,
-        "SCRIPT_NAME": "",
-        # granian hands the path percent-decoded; WSGI's PATH_INFO is its bytes as latin-1 (PEP 3333).
-        "PATH_INFO": scope.path.encode().decode("latin-1"),
-        "QUERY_STRING": scope.query_string,
-        "SERVER_PROTOCOL": f"HTTP/{scope.http_version}",
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": scope.scheme,
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-    }
-    environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = _host_and_port(scope.client)
-    environ["SERVER_NAME"], environ["SERVER_PORT"] = _host_and_port(scope.server)
+    environ = _request_environ(scope)
+    if _may_have_body(scope, environ):
+        await _read_body(proto, environ)
+    else:
+        environ["wsgi.input"] = _Input(b"")
+    return environ
+
+
+def _request_environ(scope: Scope) -> dict[str, Any]:
+    """Return the WSGI environ of an RSGI request's head: all of it but its body."""
+    environ = _EVERY_ENVIRON.copy()
+    environ["REQUEST_METHOD"] = scope.method
+    # granian hands the path percent-decoded; WSGI's PATH_INFO is its bytes as latin-1 (PEP 3333).
+    path = scope.path
+    environ["PATH_INFO"] = path if path.isascii() else path.encode().decode("latin-1")
+    environ["QUERY_STRING"] = scope.query_string
+    version = scope.http_version
+    environ["SERVER_PROTOCOL"] = _PROTOCOLS.get(version) or f"HTTP/{version}"
+    environ["wsgi.url_scheme"] = scope.scheme
+    environ["wsgi.errors"] = sys.stderr
+    client, server = scope.client, scope.server
+    environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = _ADDRESSES.get(client) or _host_and_port(client)
+    environ["SERVER_NAME"], environ["SERVER_PORT"] = _ADDRESSES.get(server) or _host_and_port(server)
+    keys = _ENVIRON_KEYS
     for name, value in scope.headers.items():
-        key = _NOT_HEADERS.get(name) or "HTTP_" + name.upper().replace("-", "_")
-        environ[key] = f"{environ[key]},{value}" if key in environ else value
-    # The body is read to its end, so the connection stays usable however the app answers (an error
-    # answer reads what its view did not: service/http/bodies.py), and the app is told its size,
-    # chunked or not, so its limit holds alike (413). Past what that drains, only its size is kept.
+        key = keys.get(name) or _environ_key(name)
+        if key in environ:  # a field sent more than once: one value, as a server folds it
+            value = f"{environ[key]},{value}"
+        environ[key] = value
+    return environ
+
+
+def _environ_key(name: str) -> str:
+    """Return the environ's key for a header field (`HTTP_` and its name), kept for the next request."""
+    key = "HTTP_" + name.upper().replace("-", "_")
+    if len(_ENVIRON_KEYS) < _KEYS_KEPT:  # a client may send any names: only so many are kept
+        _ENVIRON_KEYS[name] = key
+    return key
+
+
+def _may_have_body(scope: Scope, environ: dict[str, Any]) -> bool:
+    """Tell whether a request may come with a body: in HTTP/1 only with a length or as chunks (RFC 9112 6.3)."""
+    if not scope.http_version.startswith("1"):
+        return True  # HTTP/2 and 3 send a body without saying so in a header
+    return "CONTENT_LENGTH" in environ or "HTTP_TRANSFER_ENCODING" in environ
+
+
+async def _read_body(proto: HTTPProtocol, environ: dict[str, Any]) -> None:
+    """Read the body to its end; hand it to the app with its size, or only its size past `DRAIN_BYTES`.
+
+    The body is read to its end, so the connection stays usable however the app answers (an error
+    answer reads what its view did not: service/http/bodies.py), and the app is told its size,
+    chunked or not, so its limit holds alike (413). Past what that drains, only its size is kept.
+    A body that came whole by its Content-Length is not asked for its end: granian has no more
+    to give, and asking costs a round trip through its runtime and back to the loop.
+    """
+    length = _stated_length(environ)
     body, size = b"", 0
-    async for chunk in proto:
-        size += len(chunk)
-        if size <= DRAIN_BYTES:
-            body += chunk
+    if size != length:
+        async for chunk in proto:
+            size += len(chunk)
+            if size <= DRAIN_BYTES:
+                body += chunk
+            if size == length:
+                break
     if size:
         environ["CONTENT_LENGTH"] = str(size)
         environ.pop("HTTP_TRANSFER_ENCODING", None)
     if size > DRAIN_BYTES:
         body = b""
     environ["wsgi.input"] = _Input(body)
-    environ["wsgi.input_terminated"] = True  # the input ends where the body does, chunked or not
-    return environ
+
+
+def _stated_length(environ: dict[str, Any]) -> int | None:
+    """Return the body's length as its Content-Length states it, if it does (and not chunked, which wins)."""
+    if "HTTP_TRANSFER_ENCODING" in environ:
+        return None
+    try:
+        return int(environ["CONTENT_LENGTH"])
+    except (KeyError, ValueError):
+        return None
 
 
 class _Input:
@@ -171,8 +232,13 @@ class _Input:
 
 
 def _host_and_port(address: str) -> tuple[str, str]:
+    """Return an address's host and port as the environ gives them, kept for the next request from it."""
     host, _, port = address.rpartition(":")
-    return (host.strip("[]"), port) if host else (address, "")
+    parts = (host.strip("[]"), port) if host else (address, "")
+    if len(_ADDRESSES) >= _ADDRESSES_KEPT:  # a client's port changes with each connection
+        _ADDRESSES.clear()
+    _ADDRESSES[address] = parts
+    return parts
 
 
 def _no_write(data: bytes) -> object:
