@@ -132,7 +132,7 @@ async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:
     if _may_have_body(scope, environ):
         await _read_body(proto, environ)
     else:
-        environ["wsgi.input"] = _Input(b"")
+        environ["wsgi.input"] = _NO_BODY
     return environ
 
 
@@ -229,6 +229,10 @@ class _Input:
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self._bytes)
+
+
+# Every request without a body reads this one: reading an empty input leaves it as it was, whichever thread reads.
+_NO_BODY = _Input(b"")
 
 
 def _host_and_port(address: str) -> tuple[str, str]:
