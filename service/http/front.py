@@ -20,8 +20,7 @@ import contextlib
 import io
 import logging
 import sys
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from flask import Flask
@@ -31,12 +30,28 @@ from redis.exceptions import ConnectionError
 
 from domain.events import RecordedEvent
 from service.adapters.connections import timeouts
+from service.http.app_threads import AppThreads
 from service.http.bodies import DRAIN_BYTES
 from service.http.fanout import HEARTBEAT_S, Feeds
 from service.http.streams import FANOUT
 from service.http.subscriptions import Handoff, Subscription
 
-_NOT_HEADERS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
+# The environ's key for each header field seen: the two PEP 3333 names without `HTTP_`, then the rest as they come.
+_ENVIRON_KEYS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
+_KEYS_KEPT = 256
+# What every request's environ holds alike.
+_EVERY_ENVIRON: dict[str, Any] = {
+    "SCRIPT_NAME": "",
+    "wsgi.version": (1, 0),
+    "wsgi.multithread": True,
+    "wsgi.multiprocess": True,
+    "wsgi.run_once": False,
+    "wsgi.input_terminated": True,  # the input ends where the body does, chunked or not
+}
+_PROTOCOLS = {"1.1": "HTTP/1.1", "1": "HTTP/1", "2": "HTTP/2"}
+# The host and port of each address seen lately (clients and this server's own).
+_ADDRESSES: dict[str, tuple[str, str]] = {}
+_ADDRESSES_KEPT = 4096
 log = logging.getLogger(__name__)
 # A process reads this many games at once at most (a connection each; Redis's own default cap on
 # clients is 10,000): past that a new game's streams end at once, as in an outage, and are retried.
@@ -50,7 +65,7 @@ class Front:
 
     def __init__(self, app: Flask, threads: int, redis_url: str, prefix: str) -> None:
         self.app = app
-        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="menagerie-request")
+        self.threads = AppThreads(threads, "menagerie-request")
         self.redis_url = redis_url
         self.prefix = prefix
         self.feeds: Feeds | None = None
@@ -65,11 +80,16 @@ class Front:
         blocking = timeouts(blocks_for_s=HEARTBEAT_S)
         readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking, **retry)
         store = self.app.extensions["menagerie"].store
+        self.threads.start(loop)
 
         async def read_after(stream_id: str, after: int) -> list[RecordedEvent]:
-            return await loop.run_in_executor(self.pool, store.read, stream_id, after)
+            return await self.threads.run(store.read, stream_id, after)
 
         self.feeds = Feeds(readers, self.prefix, read_after)
+
+    def __rsgi_del__(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Let the app's threads finish the requests they hold before the process ends."""
+        self.threads.stop()
 
     async def __rsgi__(self, scope: Scope, proto: HTTPProtocol) -> None:
         """Answer one request: by the app on a thread, then, for a live stream, from the fan-out."""
@@ -77,8 +97,7 @@ class Front:
             return
         environ = await _environ(scope, proto)
         environ[FANOUT] = handoff = Handoff()
-        loop = asyncio.get_running_loop()
-        status, headers, body = await loop.run_in_executor(self.pool, _call, self.app, environ)
+        status, headers, body = await self.threads.run(_call, self.app, environ)
         subscription = handoff.subscription
         if subscription is None or status != 200 or self.feeds is None:
             proto.response_bytes(status, headers, body)
@@ -109,46 +128,121 @@ class Front:
 
 async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:
     """Return the WSGI environ of an RSGI request, its body read (up to the limit)."""
-    environ: dict[str, Any] = {
-        "REQUEST_METHOD": scope.method,
-        "SCRIPT_NAME": "",
-        # granian hands the path percent-decoded; WSGI's PATH_INFO is its bytes as latin-1 (PEP 3333).
-        "PATH_INFO": scope.path.encode().decode("latin-1"),
-        "QUERY_STRING": scope.query_string,
-        "SERVER_PROTOCOL": f"HTTP/{scope.http_version}",
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": scope.scheme,
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-    }
-    environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = _host_and_port(scope.client)
-    environ["SERVER_NAME"], environ["SERVER_PORT"] = _host_and_port(scope.server)
+    environ = _request_environ(scope)
+    if _may_have_body(scope, environ):
+        await _read_body(proto, environ)
+    else:
+        environ["wsgi.input"] = _NO_BODY
+    return environ
+
+
+def _request_environ(scope: Scope) -> dict[str, Any]:
+    """Return the WSGI environ of an RSGI request's head: all of it but its body."""
+    environ = _EVERY_ENVIRON.copy()
+    environ["REQUEST_METHOD"] = scope.method
+    # granian hands the path percent-decoded; WSGI's PATH_INFO is its bytes as latin-1 (PEP 3333).
+    path = scope.path
+    environ["PATH_INFO"] = path if path.isascii() else path.encode().decode("latin-1")
+    environ["QUERY_STRING"] = scope.query_string
+    version = scope.http_version
+    environ["SERVER_PROTOCOL"] = _PROTOCOLS.get(version) or f"HTTP/{version}"
+    environ["wsgi.url_scheme"] = scope.scheme
+    environ["wsgi.errors"] = sys.stderr
+    client, server = scope.client, scope.server
+    environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = _ADDRESSES.get(client) or _host_and_port(client)
+    environ["SERVER_NAME"], environ["SERVER_PORT"] = _ADDRESSES.get(server) or _host_and_port(server)
+    keys = _ENVIRON_KEYS
     for name, value in scope.headers.items():
-        key = _NOT_HEADERS.get(name) or "HTTP_" + name.upper().replace("-", "_")
-        environ[key] = f"{environ[key]},{value}" if key in environ else value
-    # The body is read to its end, so the connection stays usable however the app answers (an error
-    # answer reads what its view did not: service/http/bodies.py), and the app is told its size,
-    # chunked or not, so its limit holds alike (413). Past what that drains, only its size is kept.
+        key = keys.get(name) or _environ_key(name)
+        if key in environ:  # a field sent more than once: one value, as a server folds it
+            value = f"{environ[key]},{value}"
+        environ[key] = value
+    return environ
+
+
+def _environ_key(name: str) -> str:
+    """Return the environ's key for a header field (`HTTP_` and its name), kept for the next request."""
+    key = "HTTP_" + name.upper().replace("-", "_")
+    if len(_ENVIRON_KEYS) < _KEYS_KEPT:  # a client may send any names: only so many are kept
+        _ENVIRON_KEYS[name] = key
+    return key
+
+
+def _may_have_body(scope: Scope, environ: dict[str, Any]) -> bool:
+    """Tell whether a request may come with a body: in HTTP/1 only with a length or as chunks (RFC 9112 6.3)."""
+    if not scope.http_version.startswith("1"):
+        return True  # HTTP/2 and 3 send a body without saying so in a header
+    return "CONTENT_LENGTH" in environ or "HTTP_TRANSFER_ENCODING" in environ
+
+
+async def _read_body(proto: HTTPProtocol, environ: dict[str, Any]) -> None:
+    """Read the body to its end; hand it to the app with its size, or only its size past `DRAIN_BYTES`.
+
+    The body is read to its end, so the connection stays usable however the app answers (an error
+    answer reads what its view did not: service/http/bodies.py), and the app is told its size,
+    chunked or not, so its limit holds alike (413). Past what that drains, only its size is kept.
+    A body that came whole by its Content-Length is not asked for its end: granian has no more
+    to give, and asking costs a round trip through its runtime and back to the loop.
+    """
+    length = _stated_length(environ)
     body, size = b"", 0
-    async for chunk in proto:
-        size += len(chunk)
-        if size <= DRAIN_BYTES:
-            body += chunk
+    if size != length:
+        async for chunk in proto:
+            size += len(chunk)
+            if size <= DRAIN_BYTES:
+                body += chunk
+            if size == length:
+                break
     if size:
         environ["CONTENT_LENGTH"] = str(size)
         environ.pop("HTTP_TRANSFER_ENCODING", None)
     if size > DRAIN_BYTES:
         body = b""
-    environ["wsgi.input"] = io.BytesIO(body)
-    environ["wsgi.input_terminated"] = True  # the input ends where the body does, chunked or not
-    return environ
+    environ["wsgi.input"] = _Input(body)
+
+
+def _stated_length(environ: dict[str, Any]) -> int | None:
+    """Return the body's length as its Content-Length states it, if it does (and not chunked, which wins)."""
+    if "HTTP_TRANSFER_ENCODING" in environ:
+        return None
+    try:
+        return int(environ["CONTENT_LENGTH"])
+    except (KeyError, ValueError):
+        return None
+
+
+class _Input:
+    """A request's body as `wsgi.input`: what PEP 3333 asks of it (as granian's own input offers), no `readinto`.
+
+    werkzeug reads a stream that has `readinto` into a buffer it zero-fills to the
+    size of what may be left (64 KiB for a small body): about a fifth of the
+    front's own cost a move. A stream with only `read` it asks for what is left.
+    """
+
+    __slots__ = ("_bytes", "read", "readline", "readlines")
+
+    def __init__(self, body: bytes) -> None:
+        self._bytes = io.BytesIO(body)
+        self.read = self._bytes.read
+        self.readline = self._bytes.readline
+        self.readlines = self._bytes.readlines
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._bytes)
+
+
+# Every request without a body reads this one: reading an empty input leaves it as it was, whichever thread reads.
+_NO_BODY = _Input(b"")
 
 
 def _host_and_port(address: str) -> tuple[str, str]:
+    """Return an address's host and port as the environ gives them, kept for the next request from it."""
     host, _, port = address.rpartition(":")
-    return (host.strip("[]"), port) if host else (address, "")
+    parts = (host.strip("[]"), port) if host else (address, "")
+    if len(_ADDRESSES) >= _ADDRESSES_KEPT:  # a client's port changes with each connection
+        _ADDRESSES.clear()
+    _ADDRESSES[address] = parts
+    return parts
 
 
 def _no_write(data: bytes) -> object:
