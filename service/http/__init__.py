@@ -15,6 +15,7 @@ from service.http.games import games
 from service.http.json import OrjsonProvider
 from service.http.limits import install_limits, limit_defaults
 from service.http.security import install_security_headers
+from service.http.sessions import install_no_sessions
 from service.http.streams import max_streams_default, streams
 from service.http.tournaments import tournaments
 from service.http.views import install_views
@@ -46,4 +47,5 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     app.register_blueprint(web)
     install_limits(app, services)
     install_security_headers(app)
+    install_no_sessions(app)
     return app
