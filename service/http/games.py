@@ -174,7 +174,7 @@ def post_action(game_id: str) -> ResponseReturnValue:
 
 def _idempotency_key() -> str | None:
     """Return the request's Idempotency-Key, if it has a valid one."""
-    key = request.headers.get("Idempotency-Key")
+    key = request.environ.get("HTTP_IDEMPOTENCY_KEY")  # what `request.headers.get("Idempotency-Key")` reads
     if key is not None and not _IDEMPOTENCY_KEY.match(key):
         raise InvalidIdempotencyKey("Idempotency-Key must be 1 to 200 visible ASCII characters")
     return key
