@@ -45,9 +45,26 @@ class SecuredResponse(Response):
     def get_wsgi_response(self, environ: dict[str, object]) -> tuple[Iterable[bytes], str, list[tuple[str, str]]]:
         """Return the body, status and headers the server sends (werkzeug's hook)."""
         if self._leaves_as_it_is():
-            return self.get_app_iter(environ), self.status, [*self.headers, *_APPENDED]
+            return self._body(environ), self.status, [*self.headers, *_APPENDED]
         self.headers.update(HEADERS)
         return super().get_wsgi_response(environ)
+
+    def _body(self, environ: dict[str, object]) -> Iterable[bytes]:
+        """Return the body as werkzeug's app iterator would yield it: a body held as bytes is handed over as it is.
+
+        werkzeug wraps it to encode each piece (bytes stay as they are) and to
+        call what the response must do once sent; with nothing to call, and
+        not a HEAD request (no body), the pieces themselves are the same body.
+        """
+        pieces = self.response
+        if (
+            type(pieces) is list
+            and not self._on_close
+            and environ["REQUEST_METHOD"] != "HEAD"
+            and all(type(piece) is bytes for piece in pieces)
+        ):
+            return pieces
+        return self.get_app_iter(environ)
 
     def _leaves_as_it_is(self) -> bool:
         """Tell whether werkzeug's way would send these headers as they stand, and `HEADERS` after them."""
