@@ -52,7 +52,8 @@ def _bound(app: Flask, environ: dict[str, Any]) -> tuple[str, Any]:
     except Exception as error:  # noqa: BLE001 - whatever Flask raises, the app must raise alike
         return "raised", type(error)
     assert adapter is not None
-    return "bound", ({**vars(adapter), "map": None}, request.host)
+    kept = {name: value for name, value in vars(adapter).items() if name not in ("map", "_matches")}
+    return "bound", (kept, request.host)
 
 
 def _app_and_flask() -> tuple[App, Flask]:
@@ -87,3 +88,71 @@ def test_an_app_configured_to_bind_otherwise_binds_as_flask():
     environ = {"REQUEST_METHOD": "GET", "SERVER_NAME": "x", "SERVER_PORT": "80", "wsgi.url_scheme": "http"}
     for path in ("/games/a", "/games/b"):
         assert _bound(app, {**environ, "PATH_INFO": path}) == _bound(flask, {**environ, "PATH_INFO": path})
+
+
+# Paths of the app's routes, right and nearly (a trailing slash, a wrong method, a part missing or extra).
+_PATHS = st.one_of(
+    st.sampled_from(
+        [
+            "/",
+            "/health",
+            "/game-types",
+            "/games",
+            "/games/",
+            "/games/0123456789abcdef",
+            "/games/0123456789abcdef/",
+            "/games/0123456789abcdef/actions",
+            "/games/abc/join",
+            "/games/abc/events",
+            "/games/abc/stream",
+            "/games/abc/export",
+            "/games/abc/audit",
+            "/tournaments",
+            "/tournaments/t-1",
+            "/tournaments/t-1/stream",
+            "/leaderboards/bloede-kuh",
+            "/nowhere",
+            "/games/a/b/c",
+            "//games/abc",
+            "/games/caf\xc3\xa9",
+        ]
+    ),
+    st.text(alphabet="/abcg-é.", max_size=12).map(lambda path: "/" + path),
+)
+
+
+def _matched(adapter: Any) -> tuple[str, Any]:
+    try:
+        rule, arguments = adapter.match(return_rule=True)
+    except Exception as error:  # noqa: BLE001 - a 404, 405 or redirect must be the same one
+        return "raised", (type(error), getattr(error, "new_url", None), getattr(error, "valid_methods", None))
+    return "matched", (rule, arguments, adapter.match()[0])
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(
+    paths=st.lists(_PATHS, min_size=1, max_size=6),
+    methods=st.lists(st.sampled_from(["GET", "POST", "HEAD", "OPTIONS", "DELETE"]), min_size=1),
+)
+def test_the_app_s_routes_match_as_werkzeug_matches_them_however_often_asked(fake_services, paths, methods):
+    app = _served_app(fake_services)
+    environ = {"SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "wsgi.url_scheme": "http", "HTTP_HOST": "h:1"}
+    for index, path in enumerate(paths * 2):  # each path again: the second time from what the app keeps
+        request = {**environ, "PATH_INFO": path, "REQUEST_METHOD": methods[index % len(methods)]}
+        kept = app.create_url_adapter(app.request_class(dict(request)))
+        own = Flask.create_url_adapter(app, app.request_class(dict(request)))
+        assert _matched(kept) == _matched(own), (path, request["REQUEST_METHOD"])
+
+
+_SERVED: dict[int, App] = {}
+
+
+def _served_app(services: Any) -> App:
+    """The service's app (one for the whole test), its URL map built as it serves it."""
+    if not _SERVED:
+        from service.http import create_app
+
+        app = create_app(services)
+        assert isinstance(app, App)
+        _SERVED[0] = app
+    return _SERVED[0]
