@@ -28,9 +28,6 @@ HOSTS = 64
 # Paths matched lately, with their method: a game's few routes for each game in play, and a bound on the rest.
 MATCHES = 4096
 
-# What Flask's and werkzeug's binding reads of the environ besides the path, method and query.
-_HOST_KEYS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "wsgi.url_scheme", "HTTP_CONNECTION", "HTTP_UPGRADE")
-
 HostKey = tuple[str | None, ...]
 MatchKey = tuple[str, str, bool]  # the path, the method, a websocket or not
 Match = tuple[Rule, Mapping[str, Any]]
@@ -49,7 +46,17 @@ class App(Flask):
         if request is None or not self._binds_by_host_alone():
             return super().create_url_adapter(request)
         environ = request.environ
-        key = (*(environ.get(name) for name in _HOST_KEYS), environ.get("SCRIPT_NAME"))
+        # What Flask's and werkzeug's binding reads of the environ besides the path, method and query.
+        get = environ.get
+        key = (
+            get("HTTP_HOST"),
+            get("SERVER_NAME"),
+            get("SERVER_PORT"),
+            get("wsgi.url_scheme"),
+            get("HTTP_CONNECTION"),
+            get("HTTP_UPGRADE"),
+            get("SCRIPT_NAME"),
+        )
         bound = self._bound_hosts.get(key)
         if bound is None:
             adapter = super().create_url_adapter(request)
