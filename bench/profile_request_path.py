@@ -80,7 +80,9 @@ class WsgiTableClient(TableClient):
         status: list[str] = []
         chunks = self.app(environ, lambda line, headers, exc_info=None: status.append(line))
         out = b"".join(chunks)
-        chunks.close()
+        close = getattr(chunks, "close", None)  # a WSGI server closes the body only if it can be closed
+        if close is not None:
+            close()
         kind = f"{method} " + re.sub(r"/games/[0-9a-f]{16}", "/games/{id}", route)
         self.spent.setdefault(kind, []).append(time.thread_time() - start)
         return int(status[0].split()[0]), json.loads(out or b"{}")

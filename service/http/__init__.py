@@ -14,7 +14,9 @@ from service.http.errors import register_error_handlers
 from service.http.games import games
 from service.http.json import OrjsonProvider
 from service.http.limits import install_limits, limit_defaults
+from service.http.routing import App
 from service.http.security import install_security_headers
+from service.http.sessions import install_no_sessions
 from service.http.streams import max_streams_default, streams
 from service.http.tournaments import tournaments
 from service.http.views import install_views
@@ -27,7 +29,7 @@ MAX_BODY_BYTES = 64 * 1024
 
 def create_app(services: Services | None = None, config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app on the given services (tests) or on the environment's."""
-    app = Flask(__name__)
+    app = App(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config.update(limit_defaults())
     app.config["MAX_STREAMS"] = max_streams_default()
@@ -46,4 +48,5 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     app.register_blueprint(web)
     install_limits(app, services)
     install_security_headers(app)
+    install_no_sessions(app)
     return app

@@ -62,9 +62,11 @@ def _seat_of(game: Game, token: str) -> int:
 
 def _game(game_id: str, game: Game, *, cached: bool) -> Game:
     """Return the game a token names: the one asked about, or another (its absence makes the token unknown)."""
+    if game_id == game.id and cached:
+        return game
     repository = services().repository
     if game_id == game.id:
-        return game if cached else repository.load(game_id)
+        return repository.load(game_id)
     try:
         return repository.cached(game_id) if cached else repository.load(game_id)
     except (GameNotFound, GameArchived):

@@ -23,6 +23,7 @@ from service.http.actions import load_action
 from service.http.audits import audit_response
 from service.http.auth import acting_seat, caller_seat
 from service.http.bot_games import bot_game_place
+from service.http.json import encode, json_response
 from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
     ACTION,
@@ -32,6 +33,7 @@ from service.http.schemas import (
     GAME_LIST_QUERY,
     JOIN,
     VIEW_QUERY,
+    plain_action_body,
     plain_action_query,
 )
 from service.http.views import view_after, view_response
@@ -153,25 +155,26 @@ def join_game(game_id: str) -> ResponseReturnValue:
 @games.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> ResponseReturnValue:
     """Play one of the caller's legal actions; answer with its events and (with `view=true`) its view after them."""
-    game = services().repository.cached(game_id)
+    s = services()
+    game = s.repository.cached(game_id)
     seat = acting_seat(game)
     # What does not match openapi.yaml (the query, the header, the body) is a 400 before the move is judged (422).
     args = query(ACTION_QUERY, plain_action_query)
     idempotency_key = _idempotency_key()
-    data = body(ACTION)
+    data = body(ACTION, plain_action_body)
     action = load_action(game.type, data["action"])
-    result = services().games.act(
+    result = s.games.act(
         game_id, seat, action, expected_version=data["expected_version"], idempotency_key=idempotency_key
     )
     if args["view"]:
         # The mover's next decision needs its view: in the answer, it needs no second request.
         result["view"] = view_after(game_id, result["version"], seat)
-    return jsonify(result)
+    return json_response(encode(result))
 
 
 def _idempotency_key() -> str | None:
     """Return the request's Idempotency-Key, if it has a valid one."""
-    key = request.headers.get("Idempotency-Key")
+    key = request.environ.get("HTTP_IDEMPOTENCY_KEY")  # what `request.headers.get("Idempotency-Key")` reads
     if key is not None and not _IDEMPOTENCY_KEY.match(key):
         raise InvalidIdempotencyKey("Idempotency-Key must be 1 to 200 visible ASCII characters")
     return key

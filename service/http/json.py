@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response
 from flask.json.provider import JSONProvider
+
+from service.http.security import SecuredResponse
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
@@ -14,6 +15,11 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS
 def encode(value: Any) -> bytes:
     """Return the JSON of a response body: every answer is encoded here, once."""
     return orjson.dumps(value, option=_OPTIONS)
+
+
+def json_response(body: bytes, status: int | None = None) -> SecuredResponse:
+    """Return the answer whose body is the JSON `body`, the app's own response (no conversion on the way out)."""
+    return SecuredResponse(body, status, content_type="application/json")
 
 
 class OrjsonProvider(JSONProvider):
@@ -27,7 +33,6 @@ class OrjsonProvider(JSONProvider):
         """Parse a JSON string."""
         return orjson.loads(s)
 
-    def response(self, *args: Any, **kwargs: Any) -> Response:
+    def response(self, *args: Any, **kwargs: Any) -> SecuredResponse:
         """Return a JSON response of the one value (or the keyword arguments) given."""
-        value = self._prepare_response_obj(args, kwargs)
-        return Response(encode(value), mimetype="application/json")
+        return json_response(encode(self._prepare_response_obj(args, kwargs)))

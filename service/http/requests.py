@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 import orjson
-from flask import current_app, request
+from flask import Request, current_app, request
 from marshmallow import Schema
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -33,17 +33,27 @@ def services() -> Services:
     return services
 
 
-def body(schema: Schema) -> dict[str, Any]:
-    """Parse a JSON object body and validate it with its schema, the body's one check (400 when it is not one)."""
-    if not request.is_json:
+def body(schema: Schema, plainly: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """Parse a JSON object body and validate it with its schema, the body's one check (400 when it is not one).
+
+    `plainly` may accept a usual body without the schema (a hot path's
+    shortcut, returning what the schema would); when it returns None the schema decides.
+    """
+    # One lookup of the request behind flask's proxy for all that follows (flask types the proxy as the request).
+    current: Request = request._get_current_object()  # type: ignore[attr-defined]
+    # The type clients send, read without parsing the header (werkzeug's `is_json` says the same of it).
+    if current.environ.get("CONTENT_TYPE") != "application/json" and not current.is_json:
         raise MalformedJson("the body must be JSON (Content-Type: application/json)")
-    raw = request.get_data(cache=True)
-    if request.content_length is None and len(raw) >= (request.max_content_length or math.inf):
+    raw = current.get_data(cache=True)
+    if len(raw) >= (current.max_content_length or math.inf) and current.content_length is None:
         # werkzeug cuts a chunked body at the limit rather than refusing it: refuse it as one with a length.
         raise RequestEntityTooLarge()
     data = parse_json(raw)
     if not isinstance(data, dict):
         raise MalformedJson("the body must be a JSON object")
+    quick = plainly(data) if plainly is not None else None
+    if quick is not None:
+        return quick
     loaded: dict[str, Any] = schema.load(data)
     return loaded
 
@@ -135,13 +145,15 @@ def query(schema: Schema, plainly: Callable[[bytes], dict[str, Any] | None] | No
     `plainly` may accept a raw query string without the schema (a hot path's
     shortcut, returning what the schema would); when it returns None the schema decides.
     """
-    quick = plainly(request.query_string) if plainly is not None and request.query_string else None
+    current: Request = request._get_current_object()  # type: ignore[attr-defined]
+    raw = current.query_string
+    quick = plainly(raw) if plainly is not None and raw else None
     if quick is not None:
         return quick
-    if not request.query_string or not request.args:
+    if not raw or not current.args:
         # Most requests have no query: its defaults, loaded once per schema (and no parse of an empty one).
         return dict(_defaults(schema))
-    loaded: dict[str, Any] = schema.load(request.args.to_dict())
+    loaded: dict[str, Any] = schema.load(current.args.to_dict())
     return loaded
 
 
@@ -153,7 +165,7 @@ def _defaults(schema: Schema) -> Mapping[str, Any]:
 
 def bearer_token() -> str | None:
     """Return the bearer token of the Authorization header, "" for another scheme, None without one."""
-    header = request.headers.get("Authorization")
+    header = request.environ.get("HTTP_AUTHORIZATION")  # what `request.headers.get("Authorization")` reads
     if not header:
         return None
     scheme, _, token = header.partition(" ")

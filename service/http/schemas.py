@@ -77,10 +77,34 @@ class ActionSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    # The body's one check; the action's own form is the game's (service.http.actions).
+    # The body's one check (a usual body's through `plain_action_body`, held to this schema by a test);
+    # the action's own form is the game's (service.http.actions).
     # A JSON object's keys are strings already: no key field, which would check each again.
     action = fields.Dict(required=True)
     expected_version = WholeNumber(minimum=0, maximum=MAX_VERSION, load_default=None, allow_none=False)
+
+
+# The keys an action body may have: `ActionSchema`'s fields.
+_ACTION_BODY_KEYS = frozenset(("action", "expected_version"))
+
+
+def plain_action_body(data: dict[str, Any]) -> dict[str, Any] | None:
+    """Return what `ActionSchema` loads from a usual action body, without marshmallow; None: the schema decides.
+
+    Usual: an object `action` and, if any, an `expected_version` in range, and
+    nothing else. tests/service/test_action_body.py holds this to the schema
+    over many bodies, the usual and the rest.
+    """
+    action = data.get("action")
+    if type(action) is not dict or not data.keys() <= _ACTION_BODY_KEYS:
+        return None
+    version = data.get("expected_version")
+    if version is None:
+        if "expected_version" in data:
+            return None  # null is the schema's 400
+    elif type(version) is not int or not 0 <= version <= MAX_VERSION:
+        return None
+    return {"action": dict(action), "expected_version": version}
 
 
 class ActionQuerySchema(Schema):

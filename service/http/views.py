@@ -14,13 +14,14 @@ action's answer (`view_after`): the two are equal by construction.
 from __future__ import annotations
 
 import orjson
-from flask import Flask, Response, current_app
+from flask import Flask, current_app
 
 from domain.game import Game
 from projections.game import game_view
 from service.adapters.cache import Bounded
-from service.http.json import encode
+from service.http.json import encode, json_response
 from service.http.requests import services
+from service.http.security import SecuredResponse
 
 EXTENSION = "menagerie.views"
 # A few kilobytes a view: a few megabytes a process at most.
@@ -50,9 +51,9 @@ def _projected(views: Bounded[ViewKey, bytes], key: ViewKey, game: Game) -> byte
     return body
 
 
-def view_response(game: Game, seat: int | None, open_view: bool) -> Response:
+def view_response(game: Game, seat: int | None, open_view: bool) -> SecuredResponse:
     """Return the JSON response of `seat`'s view of `game` (None: a spectator's), from the cache when it can."""
-    return Response(view_json(game, seat, open_view), mimetype="application/json")
+    return json_response(view_json(game, seat, open_view))
 
 
 def view_after(game_id: str, version: int, seat: int) -> orjson.Fragment:
