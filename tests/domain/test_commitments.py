@@ -8,6 +8,7 @@ import dataclasses
 import datetime
 import decimal
 import enum
+import hmac
 import json
 import math
 import random
@@ -336,6 +337,18 @@ def test_any_json_ish_value_is_written_as_the_standard_library_does(value):
 
 
 # --- commitments -------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(max_size=150) | st.text(st.characters(max_codepoint=0x7F), min_size=60, max_size=70), st.integers(1, 10**6)
+)
+def test_a_commitment_key_is_the_hmac_of_its_seed_and_place(seed, seq):
+    """commitment_key starts from the seed's padded key hashed once; it is HMAC-SHA-256 still, short and long seeds alike."""
+    path = "data.hands.2"
+    expected = hmac.digest(seed.encode("utf-8"), f"{seq}:{path}".encode("ascii"), "sha256")
+    assert commitment_key(seed, seq, path) == expected
+    assert commitment_key(seed, seq, path) == expected  # from the seed's kept state, unchanged by the first
 
 
 def test_hidden_values_are_stored_with_their_commitments_and_chained_only_through_them(finished):
