@@ -94,6 +94,28 @@ def canonical_bytes(value: Any) -> bytes:
     return _standard(value).encode("ascii")
 
 
+def written_alike(value: Any) -> bool:
+    """Tell whether orjson's text of `value` is the standard library's (`_fast_bytes`'s checks pass).
+
+    Then it is for every value made of the same parts (`plain_bytes`): a dict or
+    list holding `value`'s own leaves and containers, dict and list copies of
+    those containers and more strings of printable ASCII, keyed by `value`'s own
+    keys or such strings. Every check of `_fast_bytes` is about what the text
+    holds (types, integers, strings, floats, nulls), never about how it is
+    arranged, and such a value holds nothing `value` does not but ASCII text.
+    """
+    return _fast_bytes(value) is not None
+
+
+def plain_bytes(value: Any) -> bytes:
+    """Return the canonical JSON of a value made of the parts of one `written_alike` says yes to, without checking it again.
+
+    Only for what one function builds from a value it has just checked (an
+    event's sealed and stored forms, in `domain.events.record`).
+    """
+    return orjson.dumps(value, option=_FAST_OPTIONS)
+
+
 def _standard(value: Any) -> str:
     """Encode with the standard library, which defines the canonical form, and check the value."""
     try:

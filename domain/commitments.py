@@ -227,6 +227,11 @@ def hash_sealed(previous_hash: str, sealed: Mapping[str, Any]) -> str:
     return hashlib.sha256((previous_hash + canonical_json(sealed)).encode("ascii")).hexdigest()
 
 
+def hash_sealed_json(previous_hash: str, sealed_json: bytes) -> str:
+    """Hash an event's sealed form onto the chain, given its canonical JSON (the same bytes as `hash_sealed`'s)."""
+    return hashlib.sha256(previous_hash.encode("ascii") + sealed_json).hexdigest()
+
+
 def published_sealed_form(event: Mapping[str, Any]) -> dict[str, Any]:
     """Return the sealed form of an event as published (a seat's redacted log, or the open log)."""
     body = {key: value for key, value in event.items() if key not in ("hash", "sealed", "openings")}

@@ -18,8 +18,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.canonical import canonical_bytes, plain_bytes, written_alike
 from domain.canonical import canonical_json as canonical_json  # re-exported: the one encoder
-from domain.commitments import CHAIN_VERSION, hash_sealed, seal_body, sealed_form
+from domain.commitments import CHAIN_VERSION, hash_sealed, hash_sealed_json, seal_body, sealed_form
 from domain.values import MEMO, new_value, remembered
 
 GENESIS_HASH = "0" * 64
@@ -139,26 +140,32 @@ def record(
         carried = command if offset == 0 else None
         v = CURRENT_VERSIONS.get(event.type, 1)
         commitments = seal(seq, event, carried) or None if seal is not None else None
-        # The body but its commitments, which the sealed form leaves out: built once, for the hash.
         unsealed = _unsealed(seq, event.type, event.actor, event.data, time, command_id, v, carried, chain)
+        stored = {**unsealed, "commitments": commitments} if commitments else dict(unsealed)
+        # The sealed form and the stored event are made of the stored body's parts: one check of it does for both.
+        encode = plain_bytes if written_alike(stored) else canonical_bytes
         sealed = seal_body(unsealed, commitments)
-        previous_hash = hash_sealed(previous_hash, sealed)
-        fields = dict(
-            seq=seq,
-            type=event.type,
-            actor=event.actor,
-            data=event.data,
-            time=time,
-            command_id=command_id,
-            v=v,
-            hash=previous_hash,
-            command=carried,
-            chain=chain,
-            commitments=commitments,
+        previous_hash = hash_sealed_json(previous_hash, encode(sealed))
+        stored["hash"] = previous_hash
+        # Remembered with it: the store appends these bytes, and a log shown right away (the mover's) this sealed form.
+        memo = {SEALED: sealed, STORED: encode(stored)}
+        recorded.append(
+            new_value(
+                RecordedEvent,
+                seq=seq,
+                type=event.type,
+                actor=event.actor,
+                data=event.data,
+                time=time,
+                command_id=command_id,
+                v=v,
+                hash=previous_hash,
+                command=carried,
+                chain=chain,
+                commitments=commitments,
+                **{MEMO: memo},
+            )
         )
-        # Its sealed form is remembered with it, so that a log shown right away (the mover's) builds it once.
-        fields[MEMO] = {SEALED: sealed}
-        recorded.append(new_value(RecordedEvent, **fields))
     return recorded
 
 
@@ -182,7 +189,17 @@ def _unsealed(
     return body
 
 
-SEALED = "sealed"  # the key of a recorded event's sealed form among what it remembers
+# The keys of what a recorded event remembers: its sealed form and its canonical JSON as stored.
+SEALED, STORED = "sealed", "stored"
+
+
+def stored_json(event: RecordedEvent) -> bytes:
+    """Return the event as the store keeps it: the canonical JSON of `to_dict()`, built once."""
+    return remembered(event, STORED, _stored_json)
+
+
+def _stored_json(event: RecordedEvent) -> bytes:
+    return canonical_bytes(event.to_dict())
 
 
 def sealed_of(event: RecordedEvent) -> dict[str, Any]:

@@ -25,7 +25,8 @@ from domain.audit import audit
 from domain.canonical import NonCanonicalValue, _fast_bytes, _standard, canonical_bytes, canonical_json
 from domain.commitments import commit, commitment_key, opens, verify_published
 from domain.errors import OptionsError
-from domain.events import GENESIS_HASH, chain_hash
+from domain.events import GENESIS_HASH, Event, chain_hash, record, stored_json
+from domain.sealing import Sealer
 from projections.game import redact_log
 from tests.support.tables import new_table, play_randomly
 
@@ -334,6 +335,40 @@ JSON_ISH = st.recursive(
 @given(JSON_ISH)
 def test_any_json_ish_value_is_written_as_the_standard_library_does(value):
     assert_as_the_standard_library(value)
+
+
+def record_generally(data: dict[str, Any], action: Any) -> tuple[str, bytes]:
+    """Seal, hash and encode one event by the general definitions: `chain_hash` of its body, the store's canonical JSON."""
+    command = {"kind": "act", "seat": 1, "action": action}
+    event = Event("CardTaken", data, 1)
+    commitments = Sealer("bloede-kuh", "seed")(1, event, command) or None
+    body = {"seq": 1, "type": event.type, "actor": 1, "data": data, "time": "t", "command_id": "c", "v": 1}
+    body.update(command=command, chain=2, **({"commitments": commitments} if commitments else {}))
+    hash_ = chain_hash(GENESIS_HASH, body)
+    return hash_, canonical_bytes({**body, "hash": hash_})
+
+
+def record_once(data: dict[str, Any], action: Any) -> tuple[str, bytes]:
+    """The same by `record`, which checks the stored body once for its sealed form and its stored JSON."""
+    command = {"kind": "act", "seat": 1, "action": action}
+    recorded = record(
+        [Event("CardTaken", data, 1)],
+        after_seq=0,
+        previous_hash=GENESIS_HASH,
+        time="t",
+        command_id="c",
+        command=command,
+        seal=Sealer("bloede-kuh", "seed"),
+    )
+    return recorded[0].hash, stored_json(recorded[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["draw", "discard"]), JSON_ISH, JSON_ISH, st.dictionaries(_ASCII, JSON_ISH, max_size=3))
+def test_record_hashes_and_stores_any_event_as_the_general_definitions_do(source, card, action, more):
+    """The card is hidden (committed) when taken from the draw pile, the action always: values in and out of the seal."""
+    data = {**more, "from": source, "card": card}
+    assert outcome(lambda _: record_once(data, action), None) == outcome(lambda _: record_generally(data, action), None)
 
 
 # --- commitments -------------------------------------------------------------------

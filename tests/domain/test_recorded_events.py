@@ -1,9 +1,10 @@
 """What `record` works out once and keeps is what the general definitions give, on every event of random games.
 
 `record` remembers each event's sealed form (a log shown right after the append
-uses it), and the hidden values are found by a walk written for speed: both
-must agree with the plain definitions of `domain.commitments`, written out
-again here, on every event of every game, whatever the seat.
+uses it) and its stored JSON (which the store appends), and the hidden values
+are found by a walk written for speed: all must agree with the plain
+definitions of `domain.commitments`, written out again here, on every event of
+every game, whatever the seat.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from typing import Any
 
 import pytest
 
+from domain.canonical import canonical_bytes
 from domain.chance import seed_commitment
 from domain.commitments import ACTOR, OWNER, OWNER_AND_NEXT, SEAT, Hidden, sealed_form
-from domain.events import GENESIS_HASH, RecordedEvent, chain_hash, record, sealed_of
+from domain.events import GENESIS_HASH, RecordedEvent, chain_hash, record, sealed_of, stored_json
 from domain.game import decide, replay
 from domain.games import RULES
 from domain.sealing import COMMAND_HIDDEN, Sealer, declaration, hidden_in
@@ -73,13 +75,14 @@ def _read_back(event: RecordedEvent) -> RecordedEvent:
 
 
 @pytest.mark.parametrize(("game_id", "seats"), GAMES)
-def test_the_sealed_form_kept_from_the_record_is_the_one_the_body_gives(game_id: str, seats: int) -> None:
+def test_the_sealed_form_and_json_kept_from_the_record_are_those_the_body_gives(game_id: str, seats: int) -> None:
     previous = GENESIS_HASH
     for event in played(game_id, seats).log:
         assert sealed_of(event) == sealed_form(event.body())
         assert event.hash == chain_hash(previous, event.body())
+        assert stored_json(event) == canonical_bytes(event.to_dict())
         stored = _read_back(event)
-        assert stored == event and sealed_of(stored) == sealed_of(event)
+        assert stored == event and sealed_of(stored) == sealed_of(event) and stored_json(stored) == stored_json(event)
         previous = event.hash
 
 
