@@ -21,7 +21,7 @@ from domain.canonical import canonical_bytes
 from domain.chance import seed_commitment
 from domain.commitments import ACTOR, OWNER, OWNER_AND_NEXT, SEAT, Hidden, sealed_form
 from domain.events import GENESIS_HASH, RecordedEvent, chain_hash, record, sealed_of, stored_json
-from domain.game import decide, replay
+from domain.game import after_decision, decide, replay
 from domain.games import RULES
 from domain.sealing import COMMAND_HIDDEN, Sealer, declaration, hidden_in
 from projections.game import redact_log
@@ -35,12 +35,19 @@ GAMES = [
 
 
 class RecordingTable(Table):
-    """A table that keeps its events as `record` made them, not read back through JSON as the store does."""
+    """A table that keeps its events as `record` made them, not read back through JSON as the store does.
+
+    Each batch is folded as the service folds it (`after_decision`), and by `replay` too: `differed` counts
+    the batches where the two games differ.
+    """
+
+    differed = 0
 
     def run(self, command: Mapping[str, Any]) -> list[RecordedEvent]:
         game = self.game
+        decided = decide(game, command, self.seed)
         batch = record(
-            decide(game, command, self.seed),
+            decided,
             after_seq=game.version,
             previous_hash=game.last_hash,
             time="2026-01-01T00:00:00Z",
@@ -48,13 +55,13 @@ class RecordingTable(Table):
             command=dict(command),
             seal=Sealer(game.type or command["game"], self.seed),
         )
-        self.game = replay(batch, game)
+        self.game = after_decision(game, batch, decided)
+        self.differed += self.game != replay(batch, game)
         self.log.extend(batch)
         return batch
 
 
-@cache
-def played(game_id: str, seats: int) -> RecordingTable:
+def new_recording_table(game_id: str, seats: int, options: Mapping[str, Any] | None = None) -> RecordingTable:
     table = RecordingTable(seed=f"recorded-{game_id}-{seats}")
     table.run(
         {
@@ -62,10 +69,16 @@ def played(game_id: str, seats: int) -> RecordingTable:
             "id": "g1",
             "game": game_id,
             "seats": [{"name": f"p{i}", "bot": None, "token_sha256": "ab" * 32} for i in range(seats)],
-            "options": {},
+            "options": dict(options or {}),
             "seed_commitment": seed_commitment(table.seed),
         }
     )
+    return table
+
+
+@cache
+def played(game_id: str, seats: int) -> RecordingTable:
+    table = new_recording_table(game_id, seats)
     play_randomly(table, random.Random(seats))
     return table
 
@@ -93,6 +106,31 @@ def test_a_log_shown_from_the_record_is_the_log_read_back_from_the_store(game_id
     for seat in [*range(seats), None]:
         for seed in (table.seed, None):
             assert redact_log(game_id, table.log, seat, seed=seed) == redact_log(game_id, stored, seat, seed=seed)
+
+
+@pytest.mark.parametrize(("game_id", "seats"), GAMES)
+def test_the_game_after_a_decision_is_its_replay(game_id: str, seats: int) -> None:
+    table = played(game_id, seats)
+    assert table.game.status == "finished" and table.differed == 0
+
+
+@pytest.mark.parametrize(("game_id", "seats"), GAMES)
+def test_the_game_after_a_timeout_is_its_replay(game_id: str, seats: int) -> None:
+    """Every other move a stand-in's, after a run-out clock: a TimedOut first in the batch, GameEnded last in one."""
+    table, rng = new_recording_table(game_id, seats, {"clock": {"move_s": 60}}), random.Random(seats)
+    while table.game.status != "finished":
+        game = table.game
+        if game.system_due:
+            table.advance()
+            continue
+        seat = rng.choice(sorted(game.to_act))
+        action = rng.choice(game.legal_actions(seat))
+        if game.version % 2 and game.clock_running and seat in game.humans_to_act():
+            table.run({"kind": "timeout", "seat": seat, "at": game.version, "action": action})
+        else:
+            table.act(seat, action)
+    assert table.differed == 0
+    assert any(event.type == "TimedOut" for event in table.log)
 
 
 # --- the hidden values by the plain definition: every match of each declared path, in order ---
