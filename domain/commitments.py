@@ -136,6 +136,8 @@ def _seers(seen_by: str, seat: int | None, seats: int, record: Mapping[str, Any]
 _NOBODY: frozenset[int] = frozenset()
 
 
+# Kept for the last few thousand values committed: the mover's log opens the values its move just committed.
+@functools.lru_cache(maxsize=4096)
 def commitment_key(seed: str, seq: int, path: str) -> bytes:
     """Derive the key of the commitment at `path` of event `seq` from the game's seed."""
     inner, outer = _keyed(seed)

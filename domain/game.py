@@ -66,7 +66,7 @@ from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_u
 from domain.games import rules_for
 from domain.rules import EVENT_CAP, Result, Rules, normalise_options
 from domain.simulate import fold
-from domain.values import changed, detached
+from domain.values import changed, detached, remembered
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "TimedOut", "GameEnded"})
@@ -134,10 +134,10 @@ class Game:
 
     @property
     def to_act(self) -> frozenset[int]:
-        """Seats that may act now."""
+        """Seats that may act now (worked out once a game value: a move asks it several times)."""
         if not self.in_play:
             return frozenset()
-        return self.rules.to_act(self.rules_state)
+        return remembered(self, "to_act", _seats_to_act)
 
     @property
     def system_due(self) -> bool:
@@ -173,6 +173,10 @@ class Game:
         if seat not in self.to_act:
             return []
         return self.rules.legal_actions(self.rules_state, seat)
+
+
+def _seats_to_act(game: Game) -> frozenset[int]:
+    return game.rules.to_act(game.rules_state)
 
 
 def blank(**known: Any) -> Game:
