@@ -77,7 +77,9 @@ class RecordedEvent(Event):
 
     def to_dict(self) -> dict[str, Any]:
         """Return the event as stored and exported."""
-        return {**self.body(), "hash": self.hash}
+        stored = self.body()  # a dict of its own: the hash goes last, as stored
+        stored["hash"] = self.hash
+        return stored
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> RecordedEvent:

@@ -166,7 +166,8 @@ class AggregateCache(Generic[A]):
 
     def keep(self, aggregate_id: str, aggregate: A) -> A:
         """Keep an aggregate this process folded (unless a newer one is kept already), and return it."""
-        before = self._items.get(aggregate_id)
+        # The version kept before matters only to snapshots (games have none).
+        before = self._items.get(aggregate_id) if self._snapshots is not None else None
         self._items.put(aggregate_id, aggregate, keep=_newer)
         self._snapshot(aggregate_id, before.version if before else 0, aggregate)
         return aggregate
