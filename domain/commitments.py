@@ -104,12 +104,12 @@ def _expand(
     value: Any, pattern: tuple[str, ...], at: int, path: str, seat: int | None, seats: int, found: list[_Found]
 ) -> None:
     """Add to `found` each match of `pattern[at:]` in `value`, whose path so far is `path`."""
-    for at in range(at, len(pattern)):  # noqa: B020 - the parts left to match, from `at` on
-        head = pattern[at]
+    for position in range(at, len(pattern)):
+        head = pattern[position]
         if head == "*":
             if isinstance(value, list):
                 for i, item in enumerate(value):
-                    _expand(item, pattern, at + 1, f"{path}.{i}", i, len(value), found)
+                    _expand(item, pattern, position + 1, f"{path}.{i}", i, len(value), found)
             return
         # A dict first: isinstance against the Mapping ABC costs twenty times as much, and records are dicts.
         if not ((type(value) is dict or isinstance(value, Mapping)) and head in value):

@@ -300,6 +300,19 @@ def test_plain_values_take_the_fast_path(finished):
     assert _fast_bytes({"bot": None, "scores": [-30, 255, 127], "seat": 0}) is not None  # 0xFF and 0x7F, no float
 
 
+@pytest.mark.parametrize(
+    "value",
+    [{"a": "\x7f"}, {"a": "é"}, ["\u2028"], 7, -3, {"n": 103}, {"n": 231}, {"s": "g\xe7"}, {"s": ":.:"}, {"f": 1.5}],
+)
+def test_a_value_without_floats_is_checked_by_its_strings_alone(value):
+    """No float in marshal's stream: DEL and non-ASCII text still go the standard way; a float's type byte elsewhere costs only the shape."""
+    assert_as_the_standard_library(value)
+
+
+def test_text_that_only_looks_like_a_float_takes_the_fast_path():
+    assert _fast_bytes({"s": "x:1.5,y"}) == b'{"s":"x:1.5,y"}'
+
+
 _ASCII = st.text(st.characters(max_codepoint=0x7F), max_size=10)
 _TEXTS = (
     _ASCII
