@@ -66,6 +66,8 @@ _BARE = b"-0123456789"
 # 7th byte 0xF0 or more, the 8th 0x7F or 0xFF. (Other bytes may match too: an
 # int's, say, after a "g" in a string. That only costs the standard path.)
 _NON_FINITE = re.compile(rb"[g\xe7].{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
+# marshal's type byte of a float, the flag it adds to an object it numbers for back-references, and DEL.
+_FLOAT, _REF, _DEL = 0x67, 0x80, 0x7F
 
 
 class NonCanonicalValue(OptionsError):
@@ -92,6 +94,28 @@ def canonical_bytes(value: Any) -> bytes:
     if fast is not None:
         return fast
     return _standard(value).encode("ascii")
+
+
+def written_alike(value: Any) -> bool:
+    """Tell whether orjson's text of `value` is the standard library's (`_fast_bytes`'s checks pass).
+
+    Then it is for every value made of the same parts (`plain_bytes`): a dict or
+    list holding `value`'s own leaves and containers, dict and list copies of
+    those containers and more strings of printable ASCII, keyed by `value`'s own
+    keys or such strings. Every check of `_fast_bytes` is about what the text
+    holds (types, integers, strings, floats, nulls), never about how it is
+    arranged, and such a value holds nothing `value` does not but ASCII text.
+    """
+    return _fast_bytes(value) is not None
+
+
+def plain_bytes(value: Any) -> bytes:
+    """Return the canonical JSON of a value made of the parts of one `written_alike` says yes to, without checking it again.
+
+    Only for what one function builds from a value it has just checked (an
+    event's sealed and stored forms, in `domain.events.record`).
+    """
+    return orjson.dumps(value, option=_FAST_OPTIONS)
 
 
 def _standard(value: Any) -> str:
@@ -129,6 +153,10 @@ def _fast_bytes(value: Any) -> bytes | None:
     - null: None's, alike; but orjson writes NaN and ±Infinity as null too, so
       a text with null ("null" in the shape, or a string holding the letters)
       is written here only if marshal's stream holds no non-finite double.
+    - Most values hold no float: marshal writes a float (version 4) as its
+      type byte "g", or "g" | 0x80 when it numbers the object, and a stream
+      with neither byte anywhere holds none. Then only the strings' bytes (no
+      DEL, nothing beyond ASCII) and a bare number are checked, not the shape.
     - orjson refuses (TypeError) non-str keys, lone surrogates and nesting
       beyond 255 levels, cycles among them; marshal refuses (ValueError) what it
       cannot write and nesting beyond 2000 levels.
@@ -140,6 +168,9 @@ def _fast_bytes(value: Any) -> bytes | None:
         text = orjson.dumps(value, option=_FAST_OPTIONS)
     except (ValueError, TypeError):
         return None
+    if _FLOAT not in marshalled and _FLOAT | _REF not in marshalled:
+        # No float at all, so no NaN either: only the strings (and a bare number) are left to check.
+        return text if text.isascii() and _DEL not in text and text[0] not in _BARE else None
     # Searched as str: `bytes in bytes` tries the needle as an int first, and
     # raising and clearing that TypeError costs more than the search.
     shape = text.translate(_SHAPE, _DIGITS).decode("ascii")

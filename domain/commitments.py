@@ -30,11 +30,11 @@ its own commitments at once. After the end the revealed seed gives every key.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import hmac
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.canonical import canonical_bytes, canonical_json
 
@@ -63,8 +63,7 @@ class Hidden:
 Declaration = Mapping[str, tuple[Hidden, ...]]
 
 
-@dataclass(frozen=True)
-class HiddenValue:
+class HiddenValue(NamedTuple):
     """One concrete hidden value in a record: its full path, the value, and the seats that may see it."""
 
     path: str
@@ -72,52 +71,101 @@ class HiddenValue:
     seers: frozenset[int]
 
 
-def hidden_values(
-    prefix: str, fields: tuple[Hidden, ...], record: Mapping[str, Any], actor: Any
-) -> Iterator[HiddenValue]:
-    """Yield every hidden value of one record (an event's data or a command) under `prefix`."""
+def hidden_values(prefix: str, fields: tuple[Hidden, ...], record: Mapping[str, Any], actor: Any) -> list[HiddenValue]:
+    """Return every hidden value of one record (an event's data or a command) under `prefix`, in declared order."""
+    found: list[HiddenValue] = []
     for hidden in fields:
         if hidden.when is not None and record.get(hidden.when[0]) != hidden.when[1]:
             continue
-        for parts, value, seat, seats in _expand(record, hidden.path.split("."), (), None, 0):
+        matches: list[_Found] = []
+        _expand(record, _pattern(hidden.path), 0, prefix, None, 0, matches)
+        for path, value, seat, seats in matches:
             if value is not None:
                 seers = _seers(hidden.seen_by, seat, seats, record, actor)
-                yield HiddenValue(f"{prefix}.{'.'.join(parts)}", value, seers)
+                found.append(_new_tuple(HiddenValue, (path, value, seers)))
+    return found
 
 
-_Found = tuple[tuple[str, ...], Any, int | None, int]
+# A named tuple's own __new__ is Python code; tuple's, given all three items, builds the same value.
+_new_tuple = tuple.__new__
 
 
-def _expand(value: Any, pattern: list[str], done: tuple[str, ...], seat: int | None, seats: int) -> Iterator[_Found]:
-    """Yield (path parts, value, index under `*`, length of that list) for each match of a path pattern."""
-    if not pattern:
-        yield done, value, seat, seats
-        return
-    head, rest = pattern[0], pattern[1:]
-    if head == "*":
-        if isinstance(value, list):
-            for i, item in enumerate(value):
-                yield from _expand(item, rest, (*done, str(i)), i, len(value))
-    elif isinstance(value, Mapping) and head in value:
-        yield from _expand(value[head], rest, (*done, head), seat, seats)
+@functools.cache
+def _pattern(path: str) -> tuple[str, ...]:
+    """Return a declared path's parts (the declarations are a few dozen paths)."""
+    return tuple(path.split("."))
+
+
+# (full path, value, index under `*`, length of that list)
+_Found = tuple[str, Any, int | None, int]
+
+
+def _expand(
+    value: Any, pattern: tuple[str, ...], at: int, path: str, seat: int | None, seats: int, found: list[_Found]
+) -> None:
+    """Add to `found` each match of `pattern[at:]` in `value`, whose path so far is `path`."""
+    for position in range(at, len(pattern)):
+        head = pattern[position]
+        if head == "*":
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    _expand(item, pattern, position + 1, f"{path}.{i}", i, len(value), found)
+            return
+        # A dict first: isinstance against the Mapping ABC costs twenty times as much, and records are dicts.
+        if not ((type(value) is dict or isinstance(value, Mapping)) and head in value):
+            return
+        value = value[head]
+        path = f"{path}.{head}"
+    found.append((path, value, seat, seats))
 
 
 def _seers(seen_by: str, seat: int | None, seats: int, record: Mapping[str, Any], actor: Any) -> frozenset[int]:
-    if seen_by == OWNER and seat is not None:
-        return frozenset({seat})
-    if seen_by == OWNER_AND_NEXT and seat is not None:
-        return frozenset({seat, (seat + 1) % seats})
+    if seat is not None:
+        if seen_by == OWNER:
+            return frozenset((seat,))
+        if seen_by == OWNER_AND_NEXT:
+            return frozenset((seat, (seat + 1) % seats))
+    if seen_by == SEAT:
+        named = record.get("seat")
+        return frozenset((named,)) if isinstance(named, int) else _NOBODY
     if seen_by == ACTOR and isinstance(actor, int) and not isinstance(actor, bool):
-        return frozenset({actor})
-    if seen_by == SEAT and isinstance(record.get("seat"), int):
-        return frozenset({record["seat"]})
-    return frozenset()
+        return frozenset((actor,))
+    return _NOBODY
 
 
+_NOBODY: frozenset[int] = frozenset()
+
+
+# Kept for the last few thousand values committed: the mover's log opens the values its move just committed.
+@functools.lru_cache(maxsize=4096)
 def commitment_key(seed: str, seq: int, path: str) -> bytes:
     """Derive the key of the commitment at `path` of event `seq` from the game's seed."""
-    # hmac.digest: hmac.new(...).digest() in one call to OpenSSL (every hidden value of every append).
-    return hmac.digest(seed.encode("utf-8"), f"{seq}:{path}".encode("ascii"), "sha256")
+    inner, outer = _keyed(seed)
+    inner = inner.copy()
+    inner.update(f"{seq}:{path}".encode("ascii"))
+    outer = outer.copy()
+    outer.update(inner.digest())
+    key: bytes = outer.digest()
+    return key
+
+
+# HMAC (RFC 2104) is SHA-256(key ^ opad || SHA-256(key ^ ipad || msg)), the key
+# zero-padded to SHA-256's 64-byte block (hashed first if longer). The two
+# padded keys hashed once per seed leave two short hashes a commitment key,
+# under half of `hmac.digest`'s instructions (every hidden value of every append, every opening).
+_BLOCK = 64
+_IPAD = bytes(byte ^ 0x36 for byte in range(256))
+_OPAD = bytes(byte ^ 0x5C for byte in range(256))
+
+
+@functools.lru_cache(maxsize=1024)
+def _keyed(seed: str) -> tuple[Any, Any]:
+    """Return SHA-256 after the inner and after the outer padded key of HMAC under a seed, to copy on from."""
+    key = seed.encode("utf-8")
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
 
 
 def commit(key: bytes, value: Any) -> str:
@@ -140,13 +188,20 @@ def sealed_form(body: Mapping[str, Any]) -> dict[str, Any]:
 
     Raises UnknownPath when a commitment names a path the body does not have.
     """
-    commitments = body.get("commitments")
-    sealed = {key: value for key, value in body.items() if key != "commitments"}
-    if not commitments:
-        return sealed
-    for path, commitment in commitments.items():
-        _replace(sealed, path.split("."), commitment)
-    return sealed
+    unsealed = {key: value for key, value in body.items() if key != "commitments"}
+    return seal_body(unsealed, body.get("commitments"))
+
+
+def seal_body(unsealed: dict[str, Any], commitments: Mapping[str, str] | None) -> dict[str, Any]:
+    """Return `sealed_form` of a body given apart from its commitments: `unsealed`, changed in place, and returned.
+
+    Only `unsealed` itself is changed: every container below it on a committed
+    path is copied first. Raises UnknownPath as `sealed_form` does.
+    """
+    if commitments:
+        for path, commitment in commitments.items():
+            _replace(unsealed, path.split("."), commitment)
+    return unsealed
 
 
 def _replace(container: Any, parts: list[str], commitment: str) -> None:
@@ -172,6 +227,11 @@ def _replace(container: Any, parts: list[str], commitment: str) -> None:
 def hash_sealed(previous_hash: str, sealed: Mapping[str, Any]) -> str:
     """Hash an event's sealed form onto the chain: SHA-256 of the previous hash and its canonical JSON."""
     return hashlib.sha256((previous_hash + canonical_json(sealed)).encode("ascii")).hexdigest()
+
+
+def hash_sealed_json(previous_hash: str, sealed_json: bytes) -> str:
+    """Hash an event's sealed form onto the chain, given its canonical JSON (the same bytes as `hash_sealed`'s)."""
+    return hashlib.sha256(previous_hash.encode("ascii") + sealed_json).hexdigest()
 
 
 def published_sealed_form(event: Mapping[str, Any]) -> dict[str, Any]:

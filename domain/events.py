@@ -18,9 +18,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.canonical import canonical_bytes, plain_bytes, written_alike
 from domain.canonical import canonical_json as canonical_json  # re-exported: the one encoder
-from domain.commitments import CHAIN_VERSION, hash_sealed, sealed_form
-from domain.values import new_value
+from domain.commitments import CHAIN_VERSION, hash_sealed, hash_sealed_json, seal_body, sealed_form
+from domain.values import MEMO, new_value, remembered
 
 GENESIS_HASH = "0" * 64
 SYSTEM = "system"
@@ -67,26 +68,18 @@ class RecordedEvent(Event):
 
     def body(self) -> dict[str, Any]:
         """Return every field but the hash: what the hash covers."""
-        body = {
-            "seq": self.seq,
-            "type": self.type,
-            "actor": self.actor,
-            "data": self.data,
-            "time": self.time,
-            "command_id": self.command_id,
-            "v": self.v,
-        }
-        if self.command is not None:
-            body["command"] = self.command
-        if self.chain != 1:
-            body["chain"] = self.chain
+        body = _unsealed(
+            self.seq, self.type, self.actor, self.data, self.time, self.command_id, self.v, self.command, self.chain
+        )
         if self.commitments:
             body["commitments"] = self.commitments
         return body
 
     def to_dict(self) -> dict[str, Any]:
         """Return the event as stored and exported."""
-        return {**self.body(), "hash": self.hash}
+        stored = self.body()  # a dict of its own: the hash goes last, as stored
+        stored["hash"] = self.hash
+        return stored
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> RecordedEvent:
@@ -147,26 +140,80 @@ def record(
     for offset, event in enumerate(events):
         seq = after_seq + offset + 1
         carried = command if offset == 0 else None
-        body = RecordedEvent(
-            seq=seq,
-            type=event.type,
-            actor=event.actor,
-            data=event.data,
-            time=time,
-            command_id=command_id,
-            v=CURRENT_VERSIONS.get(event.type, 1),
-            hash="",
-            command=carried,
-            chain=chain,
-            commitments=seal(seq, event, carried) or None if seal is not None else None,
+        v = CURRENT_VERSIONS.get(event.type, 1)
+        commitments = seal(seq, event, carried) or None if seal is not None else None
+        unsealed = _unsealed(seq, event.type, event.actor, event.data, time, command_id, v, carried, chain)
+        stored = {**unsealed, "commitments": commitments} if commitments else dict(unsealed)
+        # The sealed form and the stored event are made of the stored body's parts: one check of it does for both.
+        encode = plain_bytes if written_alike(stored) else canonical_bytes
+        sealed = seal_body(unsealed, commitments)
+        previous_hash = hash_sealed_json(previous_hash, encode(sealed))
+        stored["hash"] = previous_hash
+        # Remembered with it: the store appends these bytes, and a log shown right away (the mover's) this sealed form.
+        memo = {SEALED: sealed, STORED: encode(stored)}
+        recorded.append(
+            new_value(
+                RecordedEvent,
+                seq=seq,
+                type=event.type,
+                actor=event.actor,
+                data=event.data,
+                time=time,
+                command_id=command_id,
+                v=v,
+                hash=previous_hash,
+                command=carried,
+                chain=chain,
+                commitments=commitments,
+                **{MEMO: memo},
+            )
         )
-        previous_hash = chain_hash(previous_hash, body.body())
-        recorded.append(_with_hash(body, previous_hash))
     return recorded
 
 
-def _with_hash(event: RecordedEvent, hash_: str) -> RecordedEvent:
-    return new_value(RecordedEvent, **{**event.__dict__, "hash": hash_})
+def _unsealed(
+    seq: int,
+    type_: str,
+    actor: int | str,
+    data: Mapping[str, Any],
+    time: str,
+    command_id: str,
+    v: int,
+    command: Mapping[str, Any] | None,
+    chain: int,
+) -> dict[str, Any]:
+    """Return an event's body without its commitments (`RecordedEvent.body`'s fields but those)."""
+    body = {"seq": seq, "type": type_, "actor": actor, "data": data, "time": time, "command_id": command_id, "v": v}
+    if command is not None:
+        body["command"] = command
+    if chain != 1:
+        body["chain"] = chain
+    return body
+
+
+# The keys of what a recorded event remembers: its sealed form and its canonical JSON as stored.
+SEALED, STORED = "sealed", "stored"
+
+
+def stored_json(event: RecordedEvent) -> bytes:
+    """Return the event as the store keeps it: the canonical JSON of `to_dict()`, built once."""
+    return remembered(event, STORED, _stored_json)
+
+
+def _stored_json(event: RecordedEvent) -> bytes:
+    return canonical_bytes(event.to_dict())
+
+
+def sealed_of(event: RecordedEvent) -> dict[str, Any]:
+    """Return the sealed form of a recorded event (`domain.commitments.sealed_form` of its body), built once.
+
+    Shared: never change it. Raises UnknownPath as `sealed_form` does.
+    """
+    return remembered(event, SEALED, _sealed_body)
+
+
+def _sealed_body(event: RecordedEvent) -> dict[str, Any]:
+    return sealed_form(event.body())
 
 
 # Schema evolution. When an event type's data changes shape, bump its version

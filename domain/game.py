@@ -53,19 +53,20 @@ created before caps existed records none and is held to its rules' present cap.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import reduce
 from typing import Any
 
 from domain.action_forms import checked
+from domain.batch import Folded
 from domain.chance import DEALINGS, ENTROPY, FIXED, SHARED, Chance, deal_seed, seed_commitment
 from domain.commitments import CHAIN_VERSION
 from domain.errors import GameOver, NotYourTurn, OptionsError, RuleError
 from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_upcaster
 from domain.games import rules_for
 from domain.rules import EVENT_CAP, Result, Rules, normalise_options
-from domain.values import changed, detached
+from domain.simulate import fold
+from domain.values import changed, detached, remembered
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 CORE_EVENTS = frozenset({"GameCreated", "SeatTaken", "GameStarted", "TimedOut", "GameEnded"})
@@ -133,10 +134,10 @@ class Game:
 
     @property
     def to_act(self) -> frozenset[int]:
-        """Seats that may act now."""
+        """Seats that may act now (worked out once a game value: a move asks it several times)."""
         if not self.in_play:
             return frozenset()
-        return self.rules.to_act(self.rules_state)
+        return remembered(self, "to_act", _seats_to_act)
 
     @property
     def system_due(self) -> bool:
@@ -172,6 +173,10 @@ class Game:
         if seat not in self.to_act:
             return []
         return self.rules.legal_actions(self.rules_state, seat)
+
+
+def _seats_to_act(game: Game) -> frozenset[int]:
+    return game.rules.to_act(game.rules_state)
 
 
 def blank(**known: Any) -> Game:
@@ -241,11 +246,38 @@ def replay(events: Iterable[RecordedEvent], game: Game | None = None) -> Game:
     return changed(game, version=last.seq, last_hash=last.hash, rules_state=state)
 
 
+def after_decision(game: Game, recorded: Sequence[RecordedEvent], decided: Sequence[Event]) -> Game:
+    """Return `replay(recorded, game)`: the game after a batch `decide` gave (`decided`) and `record` recorded.
+
+    A move, a system step or a timeout is decided with the rules state its
+    events lead to (`Folded`, see `decide`); that state is taken instead of
+    folding the rules' events again, and only the core's own events of such a
+    batch (TimedOut, GameEnded), which leave the rules state as it is, are
+    applied. Any other batch is replayed.
+    """
+    state = decided.after() if type(decided) is Folded else None
+    if state is None or not recorded or any(event.type in _REPLAYED for event in recorded):
+        return replay(recorded, game)
+    for event in recorded:
+        if event.type in CORE_EVENTS:
+            game = evolve(game, event)
+    last = recorded[-1]
+    return changed(game, version=last.seq, last_hash=last.hash, rules_state=state)
+
+
+# The core's events that change more than the aggregate's own fields: a batch holding one is replayed.
+_REPLAYED = CORE_EVENTS - {"TimedOut", "GameEnded"}
+
+
 # --- decide -----------------------------------------------------------------
 
 
 def decide(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
-    """Decide the events of one command, or raise a DomainError."""
+    """Decide the events of one command, or raise a DomainError.
+
+    The events of a move, a system step or a timeout come with the rules state
+    they lead to (`Folded`), which `after_decision` takes instead of a second fold.
+    """
     kind = command.get("kind")
     if kind == "create":
         return _create(command, seed)
@@ -420,7 +452,8 @@ def _timeout(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:
         return []
     action = checked(game.rules, action, "a stand-in's action")
     moves = game.rules.decide(game.rules_state, seat, action, game.chance(seed))
-    return [Event("TimedOut", {"seat": seat}, SYSTEM)] + _end_if_over(game, moves, seed, core=1)
+    ended = _end_if_over(game, moves, seed, core=1)
+    return Folded.of(ended.state, [Event("TimedOut", {"seat": seat}, SYSTEM), *ended])
 
 
 def event_cap(game: Game) -> int:
@@ -428,17 +461,20 @@ def event_cap(game: Game) -> int:
     return game.event_cap if game.event_cap is not None else game.rules.event_caps[len(game.seats)]
 
 
-def _end_if_over(game: Game, events: list[Event], seed: str, core: int = 0) -> list[Event]:
+def _end_if_over(game: Game, events: list[Event], seed: str, core: int = 0) -> Folded:
     """Append GameEnded, with the revealed seed, when the batch ends the game or brings it to its event cap.
 
-    `core`: the core's own events decided before `events` in the same batch (a TimedOut).
+    `core`: the core's own events decided before `events` in the same batch (a
+    TimedOut). Returns the events with the rules state they lead to (`Folded`):
+    GameEnded, the core's, leaves the rules state as it is.
     """
     rules = game.rules
-    state = reduce(rules.evolve, events, game.rules_state)
+    # A batch of the rules' `Batch` has folded its events already (`Folded`): its state, not a second fold.
+    state = fold(rules, game.rules_state, events)
     result: Result | None = rules.result(state)
     # The stream's length once this batch and its GameEnded are appended.
     if result is None and game.version + core + len(events) + 1 >= event_cap(game):
         result = replace(rules.standing(state), ended_by=EVENT_CAP)
     if result is None:
-        return events
-    return events + [Event("GameEnded", {"result": result.to_dict(), "seed": seed}, SYSTEM)]
+        return Folded.of(state, events)
+    return Folded.of(state, [*events, Event("GameEnded", {"result": result.to_dict(), "seed": seed}, SYSTEM)])

@@ -10,7 +10,7 @@ values are committed; the redaction in `projections/` reads the same tables.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from domain.commitments import NOBODY, SEAT, Declaration, Hidden, HiddenValue, commit, commitment_key, hidden_values
@@ -39,15 +39,15 @@ def declaration(game_type: str) -> Declaration:
 
 def hidden_in(
     declared: Declaration, type_: str, data: Mapping[str, Any], actor: Any, command: Mapping[str, Any] | None
-) -> Iterator[HiddenValue]:
-    """Yield the hidden values of one event (its data, then the command it carries)."""
+) -> list[HiddenValue]:
+    """Return the hidden values of one event (its data's, then the command's it carries)."""
     fields = declared.get(type_)
-    if fields:
-        yield from hidden_values("data", fields, data, actor)
+    found = hidden_values("data", fields, data, actor) if fields else []
     if command is not None:
         command_fields = COMMAND_HIDDEN.get(command.get("kind", ""))
         if command_fields:
-            yield from hidden_values("command", command_fields, command, actor)
+            found += hidden_values("command", command_fields, command, actor)
+    return found
 
 
 class Sealer:

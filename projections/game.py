@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.commitments import CHAIN_VERSION, sealed_form
-from domain.events import RecordedEvent
+from domain.commitments import CHAIN_VERSION
+from domain.events import RecordedEvent, sealed_of
 from domain.game import CORE_EVENTS, FINISHED, Game
 from domain.sealing import CORE_HIDDEN, Sealer, declaration, hidden_in
 from projections import projection_for
@@ -58,10 +58,11 @@ def redact_event(
         # A command can carry a private choice or token hashes; its public
         # effects are in the events themselves.
         out["command"] = {"kind": command.get("kind"), "seat": command.get("seat"), "redacted": True}
+    # A recorded event is an event: the projections read only its type, actor and data.
     if event.type in CORE_EVENTS:
-        out["data"] = dict(conceal(event.event, seat, CORE_HIDDEN.get(event.type), dropped))
+        out["data"] = dict(conceal(event, seat, CORE_HIDDEN.get(event.type), dropped))
     else:
-        out["data"] = dict(projection_for(game_type).redact(event.event, seat))
+        out["data"] = dict(projection_for(game_type).redact(event, seat))
     if event.chain >= CHAIN_VERSION:
         _add_seal(game_type, event, seat, seed, out)
     return out
@@ -69,8 +70,7 @@ def redact_event(
 
 def _add_seal(game_type: str, event: RecordedEvent, seat: int | None, seed: str | None, out: dict[str, Any]) -> None:
     """Add what the seat needs to check the chain and its own commitments, and nothing it may not see."""
-    body = event.body()
-    sealed = sealed_form(body) if event.commitments else body
+    sealed = sealed_of(event)
     shown = {key: sealed[key] for key in ("data", "command") if key in sealed and out.get(key) != sealed[key]}
     if shown:
         out["sealed"] = shown

@@ -14,8 +14,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from domain.events import RecordedEvent
-from domain.game import Game, replay
+from domain.events import Event, RecordedEvent
+from domain.game import Game, after_decision, replay
 from service.adapters.snapshots import Snapshots
 from service.adapters.store import EventStore
 from service.errors import GameArchived, GameNotFound, ServiceError
@@ -65,6 +65,8 @@ class Versioned(Protocol):
 
 A = TypeVar("A", bound=Versioned)
 Fold = Callable[[Iterable[RecordedEvent], A | None], A]
+# The aggregate after a batch it decided (the events as decided, which may carry what their fold gives) and recorded.
+FoldDecided = Callable[[A, Sequence[RecordedEvent], Sequence[Event]], A]
 
 
 def _newer(current: Versioned, new: Versioned) -> bool:
@@ -84,9 +86,11 @@ class AggregateCache(Generic[A]):
         capacity: int = 1024,
         empty: Callable[[str], A] | None = None,
         snapshots: Snapshots[Any] | None = None,
+        fold_decided: FoldDecided[A] | None = None,
     ) -> None:
         self.store = store
         self._fold = fold
+        self._fold_decided = fold_decided
         self._first_type = first_type
         self._not_found = not_found
         self._empty = empty
@@ -148,13 +152,22 @@ class AggregateCache(Generic[A]):
         """
         return self._items.get(aggregate_id) or self.load(aggregate_id)
 
-    def fold(self, aggregate: A, events: Sequence[RecordedEvent]) -> A:
-        """Return the aggregate with a batch folded on; keep nothing."""
-        return self._fold(events, aggregate) if events else aggregate
+    def fold(self, aggregate: A, events: Sequence[RecordedEvent], decided: Sequence[Event] | None = None) -> A:
+        """Return the aggregate with a batch folded on; keep nothing.
+
+        `decided`: the batch as decided on `aggregate`, before it was recorded,
+        for a kind of aggregate whose decisions say what their fold gives.
+        """
+        if not events:
+            return aggregate
+        if decided is not None and self._fold_decided is not None:
+            return self._fold_decided(aggregate, events, decided)
+        return self._fold(events, aggregate)
 
     def keep(self, aggregate_id: str, aggregate: A) -> A:
         """Keep an aggregate this process folded (unless a newer one is kept already), and return it."""
-        before = self._items.get(aggregate_id)
+        # The version kept before matters only to snapshots (games have none).
+        before = self._items.get(aggregate_id) if self._snapshots is not None else None
         self._items.put(aggregate_id, aggregate, keep=_newer)
         self._snapshot(aggregate_id, before.version if before else 0, aggregate)
         return aggregate
@@ -173,7 +186,9 @@ class GameRepository:
 
     def __init__(self, store: EventStore, capacity: int = 1024) -> None:
         self.store = store
-        self.games: AggregateCache[Game] = AggregateCache(store, _replay_game, "GameCreated", self.missing, capacity)
+        self.games: AggregateCache[Game] = AggregateCache(
+            store, _replay_game, "GameCreated", self.missing, capacity, fold_decided=after_decision
+        )
         self._seeds: Bounded[str, str] = Bounded(capacity)
 
     def missing(self, game_id: str) -> ServiceError:

@@ -41,7 +41,7 @@ from typing import Any, cast
 import orjson
 
 from domain.canonical import canonical_bytes
-from domain.events import RecordedEvent
+from domain.events import RecordedEvent, stored_json
 from service.adapters import packing
 from service.adapters.connections import StoreRedis, is_cluster
 from service.adapters.slots import DueKeys, aggregate_key
@@ -146,7 +146,7 @@ class EventStore:
         if events and events[0].seq != expected_version + 1:
             raise ValueError("a batch must start right after the expected version")
         # The canonical encoder, the one the hashes are taken with: what is stored is what was hashed.
-        payloads = [canonical_bytes(event.to_dict()) for event in events]
+        payloads = [stored_json(event) for event in events]
         return self._append_payloads(game_id, payloads, expected_version, idempotency_key, idempotency_record, due)
 
     def append_raw(self, game_id: str, events: Sequence[Mapping[str, Any]], *, expected_version: int) -> Appended:

@@ -153,7 +153,7 @@ class CommandPath(Generic[A]):
             if not decision.events:
                 break
             batch = self._record(after, decision, uuid.uuid4().hex)
-            after = self.cache.fold(after, batch)
+            after = self.cache.fold(after, batch, decision.events)
             recorded += batch
             if not more(after):
                 break
@@ -187,7 +187,7 @@ class CommandPath(Generic[A]):
     ) -> Outcome[A]:
         """Chain the decided events, fold them, mark what is due, append at the version decided on; keep the result."""
         recorded = self._record(before, decision, command_id)
-        after = self.cache.fold(before, recorded)
+        after = self.cache.fold(before, recorded, decision.events)
         appended = self.store.append(
             aggregate_id,
             recorded,

@@ -8,6 +8,7 @@ import dataclasses
 import datetime
 import decimal
 import enum
+import hmac
 import json
 import math
 import random
@@ -24,7 +25,8 @@ from domain.audit import audit
 from domain.canonical import NonCanonicalValue, _fast_bytes, _standard, canonical_bytes, canonical_json
 from domain.commitments import commit, commitment_key, opens, verify_published
 from domain.errors import OptionsError
-from domain.events import GENESIS_HASH, chain_hash
+from domain.events import GENESIS_HASH, Event, chain_hash, record, stored_json
+from domain.sealing import Sealer
 from projections.game import redact_log
 from tests.support.tables import new_table, play_randomly
 
@@ -298,6 +300,19 @@ def test_plain_values_take_the_fast_path(finished):
     assert _fast_bytes({"bot": None, "scores": [-30, 255, 127], "seat": 0}) is not None  # 0xFF and 0x7F, no float
 
 
+@pytest.mark.parametrize(
+    "value",
+    [{"a": "\x7f"}, {"a": "é"}, ["\u2028"], 7, -3, {"n": 103}, {"n": 231}, {"s": "g\xe7"}, {"s": ":.:"}, {"f": 1.5}],
+)
+def test_a_value_without_floats_is_checked_by_its_strings_alone(value):
+    """No float in marshal's stream: DEL and non-ASCII text still go the standard way; a float's type byte elsewhere costs only the shape."""
+    assert_as_the_standard_library(value)
+
+
+def test_text_that_only_looks_like_a_float_takes_the_fast_path():
+    assert _fast_bytes({"s": "x:1.5,y"}) == b'{"s":"x:1.5,y"}'
+
+
 _ASCII = st.text(st.characters(max_codepoint=0x7F), max_size=10)
 _TEXTS = (
     _ASCII
@@ -335,7 +350,54 @@ def test_any_json_ish_value_is_written_as_the_standard_library_does(value):
     assert_as_the_standard_library(value)
 
 
+def record_generally(data: dict[str, Any], action: Any) -> tuple[str, bytes]:
+    """Seal, hash and encode one event by the general definitions: `chain_hash` of its body, the store's canonical JSON."""
+    command = {"kind": "act", "seat": 1, "action": action}
+    event = Event("CardTaken", data, 1)
+    commitments = Sealer("bloede-kuh", "seed")(1, event, command) or None
+    body = {"seq": 1, "type": event.type, "actor": 1, "data": data, "time": "t", "command_id": "c", "v": 1}
+    body.update(command=command, chain=2, **({"commitments": commitments} if commitments else {}))
+    hash_ = chain_hash(GENESIS_HASH, body)
+    return hash_, canonical_bytes({**body, "hash": hash_})
+
+
+def record_once(data: dict[str, Any], action: Any) -> tuple[str, bytes]:
+    """The same by `record`, which checks the stored body once for its sealed form and its stored JSON."""
+    command = {"kind": "act", "seat": 1, "action": action}
+    recorded = record(
+        [Event("CardTaken", data, 1)],
+        after_seq=0,
+        previous_hash=GENESIS_HASH,
+        time="t",
+        command_id="c",
+        command=command,
+        seal=Sealer("bloede-kuh", "seed"),
+    )
+    return recorded[0].hash, stored_json(recorded[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["draw", "discard"]), JSON_ISH, JSON_ISH, st.dictionaries(_ASCII, JSON_ISH, max_size=3))
+def test_record_hashes_and_stores_any_event_as_the_general_definitions_do(source, card, action, more):
+    """The card is hidden (committed) when taken from the draw pile, the action always: values in and out of the seal."""
+    data = {**more, "from": source, "card": card}
+    assert outcome(lambda _: record_once(data, action), None) == outcome(lambda _: record_generally(data, action), None)
+
+
 # --- commitments -------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(max_size=150) | st.text(st.characters(max_codepoint=0x7F), min_size=60, max_size=70), st.integers(1, 10**6)
+)
+def test_a_commitment_key_is_the_hmac_of_its_seed_and_place(seed, seq):
+    """commitment_key starts from the seed's padded key hashed once; it is HMAC-SHA-256 still, short and long seeds alike."""
+    path = "data.hands.2"
+    expected = hmac.digest(seed.encode("utf-8"), f"{seq}:{path}".encode("ascii"), "sha256")
+    assert commitment_key(seed, seq, path) == expected
+    commitment_key.cache_clear()
+    assert commitment_key(seed, seq, path) == expected  # from the seed's kept pads, unchanged by the first use
 
 
 def test_hidden_values_are_stored_with_their_commitments_and_chained_only_through_them(finished):
