@@ -18,7 +18,8 @@ even ones, so that drift in what else the machine does falls on both alike.
 
 - CPU ms a move: the utime + stime of every process the system needs, over the
   moves it served: for boardgame.io its Node server (storage is in it); for
-  Menagerie the server processes, the worker and the redis-server.
+  Menagerie the server processes, the worker and the redis-server, each also
+  printed alone (server/worker/redis ms/move).
 - Moves/s: moves over the level's wall time. A move is a human action:
   Menagerie's POST, boardgame.io's `update` (a deal is inside boardgame.io's
   move and a worker's step in Menagerie's, counted in the CPU, not as a move).
@@ -44,11 +45,12 @@ than boardgame.io's one Node thread: moves/s and latencies on a busy machine
 lean Menagerie's way; CPU a move leans less.
 
 Figures, means of 2 runs of `--clients 1,4,16 --seconds 10 --repeats 2` on the
-2-core machine at a load average of 15 to 18 (other work beside it), CPU ms a
-move boardgame.io / Menagerie (ratio), moves/s, p99: 1 client 0.40 / 1.90
-(4.70), 1,262 / 186, 5.1 / 27.1 ms; 4 clients 0.39 / 1.83 (4.65), 1,200 / 358,
-23.0 / 40.6 ms; 16 clients 0.41 / 1.64 (4.02), 359 / 317, 462.7 / 224.0 ms;
-Menagerie read 0.85 to 0.94 views a move.
+2-core machine with nothing else running (load average 2.4 to 3.3, the bench's
+own), CPU ms a move boardgame.io / Menagerie (ratio), moves/s, p99: 1 client
+0.28 / 1.37 (4.96), 2,986 / 589, 1.9 / 2.9 ms; 4 clients 0.24 / 1.30 (5.33),
+4,026 / 979, 4.1 / 6.7 ms; 16 clients 0.24 / 1.12 (4.61), 4,024 / 1,251,
+11.4 / 16.9 ms. Menagerie's 1.12 at 16 clients: server 0.88, worker 0.10,
+redis-server 0.15; it read 0.84 views a move.
 
 Run: .venv/bin/python -m bench.bench_peer [--clients 1,4,16] [--seconds 10] [--repeats 2] [--workers 2]
 """
