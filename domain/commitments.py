@@ -82,12 +82,8 @@ def hidden_values(prefix: str, fields: tuple[Hidden, ...], record: Mapping[str, 
         for path, value, seat, seats in matches:
             if value is not None:
                 seers = _seers(hidden.seen_by, seat, seats, record, actor)
-                found.append(_new_tuple(HiddenValue, (path, value, seers)))
+                found.append(HiddenValue(path, value, seers))
     return found
-
-
-# A named tuple's own __new__ is Python code; tuple's, given all three items, builds the same value.
-_new_tuple = tuple.__new__
 
 
 @functools.cache
@@ -111,7 +107,7 @@ def _expand(
                 for i, item in enumerate(value):
                     _expand(item, pattern, position + 1, f"{path}.{i}", i, len(value), found)
             return
-        # A dict first: isinstance against the Mapping ABC costs twenty times as much, and records are dicts.
+        # Records are dicts; any other mapping is looked into alike.
         if not ((type(value) is dict or isinstance(value, Mapping)) and head in value):
             return
         value = value[head]
