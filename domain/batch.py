@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
+from domain.chance import Chance
 from domain.events import Event
 
 S = TypeVar("S")
@@ -65,3 +66,8 @@ class Batch(Generic[S]):
         self.state = self.events.state = self._evolve(self.state, event)
         self.events.folded += 1
         return event
+
+
+# What a game's table of actions holds (`_ACTIONS`): for one action type, the handler that checks
+# the action and emits its events on the batch, given the seat, the action and the chance.
+ActionHandler = Callable[[Batch[S], int, Mapping[str, Any], Chance], None]

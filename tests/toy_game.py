@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.batch import Batch
+from domain.batch import ActionHandler, Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import SYSTEM, Event
@@ -108,8 +108,7 @@ def _add(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Chan
 
 
 # One handler per action type: it validates the action, then emits its events in order.
-_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
-_ACTIONS: dict[str, _Handler] = {"add": _add}
+_ACTIONS: dict[str, ActionHandler[State]] = {"add": _add}
 
 
 # --- steps.py --------------------------------------------------------------------

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from domain.batch import Batch
+from domain.batch import ActionHandler, Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import SYSTEM, Event
@@ -217,8 +217,7 @@ def after_turn(state: State, seat: int, was_final: bool) -> tuple[int | None, bo
     return remaining[0], len(remaining) == 1, None
 
 
-_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
-_ACTIONS: dict[str, _Handler] = {"keep": _keep, "split": _split, "take": _take, "forfeit": _forfeit}
+_ACTIONS: dict[str, ActionHandler[State]] = {"keep": _keep, "split": _split, "take": _take, "forfeit": _forfeit}
 
 
 # The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, cast
 
-from domain.batch import Batch
+from domain.batch import ActionHandler, Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
@@ -214,8 +214,7 @@ def _end_turn(batch: Batch[State]) -> None:
     )
 
 
-_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
-_ACTIONS: dict[str, _Handler] = {
+_ACTIONS: dict[str, ActionHandler[State]] = {
     "discard": _discard,
     "discard_pair": _discard_pair,
     "pass": _pass,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from domain.batch import Batch
+from domain.batch import ActionHandler, Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
@@ -117,8 +117,7 @@ def _trade(batch: Batch[State], seat: int, action: Mapping[str, Any], chance: Ch
         batch.emit("SuddenDeathDeclared", {"seat": seat, "species": combos})
 
 
-_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
-_ACTIONS: dict[str, _Handler] = {"trade": _trade, "knock": _knock}
+_ACTIONS: dict[str, ActionHandler[State]] = {"trade": _trade, "knock": _knock}
 
 
 # The forms of every action of this game, whatever the state (see `domain.rules.Rules.actions`).

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from domain.batch import Batch
+from domain.batch import ActionHandler, Batch
 from domain.chance import Chance
 from domain.errors import RuleError
 from domain.events import Event
@@ -289,8 +289,7 @@ def _name(state: State, card: str) -> str:
     return f"{state.cards[card].name} ({card})"
 
 
-_Handler = Callable[[Batch[State], int, Mapping[str, Any], Chance], None]
-_ACTIONS: dict[str, _Handler] = {
+_ACTIONS: dict[str, ActionHandler[State]] = {
     "draw": _draw,
     "take_discard": _take_discard,
     "place_wild": _place_wild,
