@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from domain.canonical import canonical_bytes, canonical_json
+from domain.canonical import canonical_bytes
 
 CHAIN_VERSION = 2
 
@@ -222,11 +222,11 @@ def _replace(container: Any, parts: list[str], commitment: str) -> None:
 
 def hash_sealed(previous_hash: str, sealed: Mapping[str, Any]) -> str:
     """Hash an event's sealed form onto the chain: SHA-256 of the previous hash and its canonical JSON."""
-    return hashlib.sha256((previous_hash + canonical_json(sealed)).encode("ascii")).hexdigest()
+    return hash_sealed_json(previous_hash, canonical_bytes(sealed))
 
 
 def hash_sealed_json(previous_hash: str, sealed_json: bytes) -> str:
-    """Hash an event's sealed form onto the chain, given its canonical JSON (the same bytes as `hash_sealed`'s)."""
+    """Hash an event's sealed form onto the chain, given its canonical JSON (`hash_sealed` when it is at hand)."""
     return hashlib.sha256(previous_hash.encode("ascii") + sealed_json).hexdigest()
 
 
