@@ -139,3 +139,22 @@ def post(base_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     )
     with urllib.request.urlopen(request) as response:
         return json.load(response)
+
+
+def broken_card_lines(driver: WebDriver) -> list[str]:
+    """Return the card lines (names, second lines) with a word broken inside or cut off by the card's edge."""
+    found: list[str] = driver.execute_script(_BROKEN_CARD_LINES)
+    return found
+
+
+# More lines than unbreakable pieces (split where the page lets a word break: spaces, soft hyphens,
+# hyphens), or wider than the line or the card.
+_BROKEN_CARD_LINES = """
+return [...document.querySelectorAll('.card .name, .card .sub')].filter((el) => {
+  const lines = Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
+  const pieces = el.textContent.trim().split(/[\\s\\u00ad-]+/).length;
+  const card = el.closest('.card').getBoundingClientRect();
+  const box = el.getBoundingClientRect();
+  return lines > pieces || el.scrollWidth > el.clientWidth + 1 || box.left < card.left || box.right > card.right;
+}).map((el) => el.textContent);
+"""

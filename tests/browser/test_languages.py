@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
-from tests.browser.support import create_in_lobby, finished, play_to_end, screenshot, wait
+from tests.browser.support import broken_card_lines, create_in_lobby, finished, play_to_end, screenshot, wait
 from tests.browser.test_table import Reader
 
 # Words only the English interface shows (lobby, table, log, results, rules): none may show in another language.
@@ -190,18 +190,5 @@ def test_a_german_game_to_the_end_and_switching_at_the_table_redraws_in_place(
     for lang in ("de", "en", "fr"):
         switch(phone, lang)
         wait(phone).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".card.small .sub"))
-        broken = phone.execute_script(_BROKEN_SUB_LINES)
-        assert broken == [], (lang, broken)
+        assert broken_card_lines(phone) == [], lang
         screenshot(phone, screens, f"bloede-kuh-{lang}-phone-cards")
-
-
-# The texts of card lines with a word broken or cut off: more lines than words, or wider than the card.
-_BROKEN_SUB_LINES = """
-return [...document.querySelectorAll('.card .sub')].filter((el) => {
-  const lines = Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
-  const words = el.textContent.trim().split(/\\s+/).length;
-  const card = el.closest('.card').getBoundingClientRect();
-  const box = el.getBoundingClientRect();
-  return lines > words || el.scrollWidth > el.clientWidth + 1 || box.left < card.left || box.right > card.right;
-}).map((el) => el.textContent);
-"""

@@ -47,9 +47,14 @@ export function face({game, species, name, number = null, sub = null, kind = "",
     shown !== null ? h("span", {class: "num br", "aria-hidden": "true"}, shown) : null);
 }
 
-/** The length of the longest piece a text can't be broken inside (at least 4). */
+/** The width of the longest piece a text can't be broken inside, in letters (at least 4). */
 function longestWord(text) {
-  return Math.max(4, ...String(text).split(/[\s\u00ad-]+/).map((piece) => piece.length));
+  return Math.max(4, ...String(text).split(/[\s\u00ad-]+/).map(letters));
+}
+
+/** A piece's width in small letters: a capital ("EARTHWORM") runs about a quarter wider. */
+function letters(piece) {
+  return [...piece].reduce((sum, c) => sum + (c !== c.toLowerCase() ? 1.25 : 1), 0);
 }
 
 /** A hidden card's back, with how many lie there ("12" on a pile). */
