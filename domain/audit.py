@@ -10,7 +10,7 @@ reports the first failure with its event number and reason:
    pass every other check);
 2. the game is over and the revealed seed matches the commitment made at
    creation;
-3. under scheme 2, every hidden value was committed, and opens its commitment
+3. under scheme 2 and later, every hidden value was committed, and opens its commitment
    with the key derived from the revealed seed;
 4. re-executing every recorded command through the rules, in order, with the
    revealed seed gives exactly the recorded events — so every shuffle and
@@ -29,7 +29,7 @@ from typing import Any
 
 from domain.canonical import NonCanonicalValue
 from domain.chance import FIXED, seed_commitment
-from domain.commitments import CHAIN_VERSION, UnknownPath, commitment_key, opens
+from domain.commitments import CHAIN_SCHEMES, FIRST_SEALED, UnknownPath, commitment_key, opens
 from domain.errors import DomainError
 from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash
 from domain.game import FINISHED, blank, decide, evolve
@@ -167,7 +167,7 @@ def _check_chain(raw: list[Mapping[str, Any]]) -> None:
         extra = set(event) - STORED_KEYS
         if extra:
             raise _Failure(position, f"the event has a field no event has: {sorted(extra)[0]}")
-        if event.get("chain", 1) != scheme or scheme not in (1, CHAIN_VERSION):
+        if event.get("chain", 1) != scheme or scheme not in CHAIN_SCHEMES:
             raise _Failure(position, f"chain scheme {event.get('chain', 1)} where the game was started under {scheme}")
         body = {key: value for key, value in event.items() if key != "hash"}
         try:
@@ -184,14 +184,15 @@ def _check_chain(raw: list[Mapping[str, Any]]) -> None:
 
 
 def _check_commitments(raw: list[Mapping[str, Any]], seed: str) -> None:
-    """Check that every hidden value was committed, and opens its commitment (scheme 2)."""
-    if raw[0].get("chain", 1) < CHAIN_VERSION:
+    """Check that every hidden value was committed, and opens its commitment (scheme 2 on)."""
+    scheme = raw[0].get("chain", 1)
+    if scheme < FIRST_SEALED:
         return
     declared = declaration(raw[0]["data"].get("game", ""))
     for event in raw:
         # The data as stored, not upcast: the commitments cover the stored values.
         seq, made = event["seq"], dict(event.get("commitments") or {})
-        for hidden in hidden_in(declared, event["type"], event["data"], event["actor"], event.get("command")):
+        for hidden in hidden_in(declared, event["type"], event["data"], event["actor"], event.get("command"), scheme):
             commitment = made.pop(hidden.path, None)
             if commitment is None:
                 raise _Failure(seq, f"hash chain broken: the hidden value at {hidden.path} was not committed")

@@ -15,7 +15,12 @@ can re-implement the check (as `domain.chance` does for shuffles):
   `data.hands.2` or `command.action`.
 - **Commitment**: `C = SHA-256(k || canonical_json(value))`, as lowercase hex
   (`domain.canonical` defines the encoding).
-- **Stored event**: the clear values, plus `"chain": 2` and `"commitments":
+- **Schemes**: scheme 2 commits the hidden values of events, of create and
+  join commands (token hashes) and of a seat's move (`act`); scheme 3 also
+  commits the action a stand-in plays for a seat whose clock ran out
+  (`timeout`), which scheme 2 chained in the clear. `domain.sealing` holds the
+  table of each. A game keeps the scheme it was created under to its end.
+- **Stored event**: the clear values, plus `"chain": <scheme>` and `"commitments":
   {path: C}`. **Sealed form**: the stored event without `hash` and
   `commitments`, with the value at each committed path replaced by its `C`.
   **Hash**: `SHA-256(previous_hash || canonical_json(sealed form))`, from
@@ -38,7 +43,10 @@ from typing import Any, NamedTuple
 
 from domain.canonical import canonical_bytes
 
-CHAIN_VERSION = 2
+# The scheme new games are created under; the first that commits; every scheme an audit reads.
+CHAIN_VERSION = 3
+FIRST_SEALED = 2
+CHAIN_SCHEMES = (1, 2, 3)
 
 # Who may see a hidden value, besides auditors after the end.
 NOBODY = "nobody"  # no seat (the draw pile's order, a face-down tile)

@@ -20,7 +20,7 @@ from typing import Any
 
 from domain.canonical import canonical_bytes, plain_bytes, written_alike
 from domain.canonical import canonical_json as canonical_json  # re-exported: the one encoder
-from domain.commitments import CHAIN_VERSION, hash_sealed, hash_sealed_json, seal_body, sealed_form
+from domain.commitments import CHAIN_VERSION, FIRST_SEALED, hash_sealed, hash_sealed_json, seal_body, sealed_form
 from domain.values import MEMO, new_value, remembered
 
 GENESIS_HASH = "0" * 64
@@ -57,7 +57,7 @@ class RecordedEvent(Event):
     v: int
     hash: str
     command: Mapping[str, Any] | None = None
-    # Scheme 1 (no field when stored) chained every value in the clear; scheme 2 commits hidden ones.
+    # Scheme 1 (no field when stored) chained every value in the clear; scheme 2 on commits hidden ones.
     chain: int = 1
     commitments: Mapping[str, str] | None = None
 
@@ -134,7 +134,7 @@ def record(
     aggregate with nothing hidden (tournaments, ratings) passes none. A game
     created under scheme 1 stays on it (`chain=1`: nothing committed).
     """
-    if chain < CHAIN_VERSION:
+    if chain < FIRST_SEALED:
         seal = None
     recorded = []
     for offset, event in enumerate(events):

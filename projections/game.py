@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.commitments import CHAIN_VERSION
+from domain.commitments import FIRST_SEALED
 from domain.events import RecordedEvent, sealed_of
 from domain.game import CORE_EVENTS, FINISHED, Game
 from domain.sealing import CORE_HIDDEN, Sealer, declaration, hidden_in
@@ -46,7 +46,7 @@ def redact_event(
 ) -> dict[str, Any]:
     """Return one event as `seat` may see it; `open_log` shows everything (finished games).
 
-    Under chain scheme 2 it also carries what the chain hashed (`commitments`,
+    Under chain scheme 2 and later it also carries what the chain hashed (`commitments`,
     and `sealed` where that differs from what is shown), and, given the game's
     `seed`, the keys of the seat's own hidden values (`openings`).
     """
@@ -63,7 +63,7 @@ def redact_event(
         out["data"] = dict(conceal(event, seat, CORE_HIDDEN.get(event.type), dropped))
     else:
         out["data"] = dict(projection_for(game_type).redact(event, seat))
-    if event.chain >= CHAIN_VERSION:
+    if event.chain >= FIRST_SEALED:
         _add_seal(game_type, event, seat, seed, out)
     return out
 
@@ -78,11 +78,11 @@ def _add_seal(game_type: str, event: RecordedEvent, seat: int | None, seed: str 
         return
     values = {
         hidden.path: hidden.value
-        for hidden in hidden_in(declaration(game_type), event.type, event.data, event.actor, event.command)
+        for hidden in hidden_in(declaration(game_type), event.type, event.data, event.actor, event.command, event.chain)
         if seat in hidden.seers and hidden.path in event.commitments
     }
     if values:
-        keys = Sealer(game_type, seed).keys_for(event.seq, list(values))
+        keys = Sealer(game_type, seed, event.chain).keys_for(event.seq, list(values))
         out["openings"] = {path: {"key": keys[path], "value": value} for path, value in values.items()}
 
 

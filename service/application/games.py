@@ -334,7 +334,7 @@ class GameService:
     def _decision(self, game: Game, command: Mapping[str, Any]) -> Decision:
         """Decide a command on a game, sealing its hidden values with the game's seed."""
         seed = self.repository.seed(game.id)
-        return Decision(command, decide(game, command, seed), Sealer(game.type, seed), game.chain)
+        return Decision(command, decide(game, command, seed), Sealer(game.type, seed, game.chain), game.chain)
 
     def _reads_the_store_next(self, game: Game) -> bool:
         """Tell whether the game's next step is a bot's that reads its seat's log from the store.

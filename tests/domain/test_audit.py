@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from domain.audit import audit, audit_export, identity
+from domain.commitments import FIRST_SEALED
 from domain.events import GENESIS_HASH, Event, RecordedEvent, chain_hash
 from domain.export import ExportFormatError, read_export
 from domain.game import replay
@@ -31,11 +32,12 @@ def finished(request) -> list[dict]:
 def rehash(events: list[dict]) -> list[dict]:
     """Recompute the chain and its commitments, as a forger who controls the store and has the seed would."""
     previous = GENESIS_HASH
-    seal = Sealer(events[0]["data"]["game"], events[-1]["data"]["seed"])
+    scheme = events[0].get("chain", 1)
+    seal = Sealer(events[0]["data"]["game"], events[-1]["data"]["seed"], scheme)
     for seq, event in enumerate(events, start=1):
         event["seq"] = seq
         event.pop("commitments", None)
-        if event.get("chain") == 2:
+        if scheme >= FIRST_SEALED:
             event["commitments"] = seal(seq, Event(event["type"], event["data"], event["actor"]), event.get("command"))
         event["hash"] = chain_hash(previous, {k: v for k, v in event.items() if k != "hash"})
         previous = event["hash"]

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from domain.audit import audit
 from domain.canonical import NonCanonicalValue, _fast_bytes, _standard, canonical_bytes, canonical_json
-from domain.commitments import commit, commitment_key, opens, verify_published
+from domain.commitments import CHAIN_VERSION, commit, commitment_key, opens, verify_published
 from domain.errors import OptionsError
 from domain.events import GENESIS_HASH, Event, chain_hash, record, stored_json
 from domain.sealing import Sealer
@@ -356,7 +356,7 @@ def record_generally(data: dict[str, Any], action: Any) -> tuple[str, bytes]:
     event = Event("CardTaken", data, 1)
     commitments = Sealer("bloede-kuh", "seed")(1, event, command) or None
     body = {"seq": 1, "type": event.type, "actor": 1, "data": data, "time": "t", "command_id": "c", "v": 1}
-    body.update(command=command, chain=2, **({"commitments": commitments} if commitments else {}))
+    body.update(command=command, chain=CHAIN_VERSION, **({"commitments": commitments} if commitments else {}))
     hash_ = chain_hash(GENESIS_HASH, body)
     return hash_, canonical_bytes({**body, "hash": hash_})
 
@@ -402,7 +402,12 @@ def test_a_commitment_key_is_the_hmac_of_its_seed_and_place(seed, seq):
 
 def test_hidden_values_are_stored_with_their_commitments_and_chained_only_through_them(finished):
     dealt = next(e for e in finished.log if e.type == "CardsDealt")
-    assert dealt.chain == 2 and set(dealt.commitments) == {"data.hands.0", "data.hands.1", "data.hands.2", "data.draw"}
+    assert dealt.chain == CHAIN_VERSION and set(dealt.commitments) == {
+        "data.hands.0",
+        "data.hands.1",
+        "data.hands.2",
+        "data.draw",
+    }
     for path, commitment in dealt.commitments.items():
         value = dealt.data[path.split(".")[1]]
         value = value[int(path.split(".")[2])] if path.count(".") == 2 else value

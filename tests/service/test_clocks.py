@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 
 from domain.audit import audit
+from domain.canonical import canonical_json
 from service.bootstrap import build
 from service.errors import VersionConflict
 from service.http import create_app
@@ -137,3 +139,35 @@ def test_a_clock_out_of_range_is_a_422(client):
         json={"game": "toy", "seats": [{"name": "ann"}, {"bot": "random"}], "options": {"clock": {"move_s": 0}}},
     )
     assert answer.status_code == 422
+
+
+def test_a_stand_ins_move_reaches_no_other_seat_nor_a_spectator_over_http(redis_client, prefix):
+    """Animals on Board: a stand-in keeps a tile for a seat; its choice stays that seat's alone during play."""
+    services = build(redis_client, prefix, inline_jobs=True)
+    client = create_app(services).test_client()
+    created = client.post(
+        "/games",
+        json={"game": "animals-on-board", "seats": [{"name": "ann"}, {"name": "bob"}], "options": CLOCK},
+    ).get_json()
+    game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    steward = services.steward()
+    for _ in range(12):
+        run_out(services, game_id)
+        steward.run_once()
+    stood_in = [
+        (e["command"]["seat"], canonical_json(e["command"]["action"]))
+        for e in services.store.read_raw(game_id)
+        if (e.get("command") or {}).get("kind") == "timeout"
+    ]
+    assert services.repository.load(game_id).status != "finished" and stood_in
+    for viewer, token in ((0, tokens[0]), (1, tokens[1]), (None, None)):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        shown = [
+            client.get(f"/games/{game_id}/events?limit=1000", headers=headers).get_data(as_text=True),
+            client.get(f"/games/{game_id}/export", headers=headers).get_data(as_text=True),
+            client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True),
+        ]
+        own = {action for seat, action in stood_in if seat == viewer}
+        for seat, action in stood_in:
+            if seat != viewer and action not in own:
+                assert not any(json.dumps(json.loads(action)) in text or action in text for text in shown)
