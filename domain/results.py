@@ -117,7 +117,8 @@ def signature_record(statement: Statement, signer_key_id: str, signature: bytes)
 def check_signature(record: Any, chained: Statement, verifier: Verifier | None = None) -> SignatureCheck:
     """Check a header's signature against what the chain says, and against the keys if given."""
     if record is None:
-        return NOT_SIGNED
+        # Given keys, the auditor asks who published the result: an unsigned one cannot say.
+        return NOT_SIGNED if verifier is None else SignatureCheck(FAILED, None, "the result is not signed")
     if not isinstance(record, Mapping) or set(record) != SIGNATURE_KEYS:
         return SignatureCheck(FAILED, None, f"the signature is not an object of {', '.join(sorted(SIGNATURE_KEYS))}")
     signer = record["key_id"]
