@@ -44,6 +44,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from domain.results import ALGORITHM, key_id
+from service.adapters.connections import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +55,11 @@ CURRENT, RETIRED = "current", "retired"
 FETCH_TIMEOUT_S = 10
 
 
-class KeysError(Exception):
-    """A keys folder or a public-key document that cannot be used; says why, never a key's secret."""
+class KeysError(ConfigError):
+    """A keys folder or a public-key document that cannot be used; says why, never a key's secret.
+
+    A `ConfigError`, so that a service given a broken keys folder stops at start with the reason.
+    """
 
 
 @dataclass(frozen=True)
