@@ -168,8 +168,16 @@ class SharedEphemeralKeys(HouseKeys):
     def __init__(self, own: HouseKeys, redis: Any, key: str) -> None:
         super().__init__(own._private, [PublicKey(own.current_key_id, own.current_public_key(), _now())])
         self._redis, self._store_key = redis, key
-        entry = {"public_key_b64": base64.b64encode(own.current_public_key()).decode("ascii"), "created": _now()}
-        redis.hset(key, self.current_key_id, json.dumps(entry))
+        self._entry = {"public_key_b64": base64.b64encode(own.current_public_key()).decode("ascii"), "created": _now()}
+        self._published_own = False
+
+    def sign(self, message: bytes) -> bytes:
+        """Sign with this process's key, once its public key is published (before the first signature leaves)."""
+        if not self._published_own:
+            # Not at start: a process may start while the store is down, and one that never signs needs no entry.
+            self._redis.hset(self._store_key, self.current_key_id, json.dumps(self._entry))
+            self._published_own = True
+        return super().sign(message)
 
     def _published(self) -> PublicKeys:
         found = []

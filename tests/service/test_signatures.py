@@ -244,7 +244,9 @@ def test_a_tournament_and_its_games_are_signed_and_its_bundle_verifies(keys_dir,
 def test_without_a_keys_folder_each_process_publishes_its_ephemeral_key_in_the_store():
     redis = fakeredis.FakeRedis()
     api, worker = (build(redis, "shared", inline_jobs=True) for _ in range(2))
+    assert redis.hlen("shared:house-keys") == 0  # nothing is written at start: a process may start with the store down
     game_id = finished_game(worker)
+    assert redis.hkeys("shared:house-keys") == [worker.signatures.keys.current_key_id.encode()]
     report = create_app(api).test_client().get(f"/games/{game_id}/audit").json
     assert report["signature"]["status"] == VERIFIED
     assert report["signature"]["key_id"] == worker.signatures.keys.current_key_id
