@@ -225,7 +225,44 @@ def load(folder: str) -> HouseKeys:
         raise KeysError(f"{path} is not an Ed25519 key")
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
         log.warning("%s can be read by others than its owner: chmod 600 it", path)
-    return HouseKeys(private, keys)
+    return FolderKeys(private, keys, folder)
+
+
+class FolderKeys(HouseKeys):
+    """A keys folder's keys: signs with the key current at start, and reads the folder's public keys afresh.
+
+    So a process started before a rotation lists the new key and verifies what
+    a process started after it signed, before it is restarted itself.
+    """
+
+    def __init__(self, current: Ed25519PrivateKey, keys: Sequence[PublicKey], folder: str) -> None:
+        super().__init__(current, keys)
+        self._folder = folder
+
+    def _afresh(self) -> PublicKeys | None:
+        try:
+            return PublicKeys(_listed(_read_manifest(self._folder)))
+        except KeysError:
+            return None  # a folder that cannot be read now: the keys read at start still stand
+
+    def knows(self, key_id: str) -> bool:
+        """Tell whether the folder lists the key (read again when it is not one read at start)."""
+        if super().knows(key_id):
+            return True
+        found = self._afresh()
+        return found is not None and found.knows(key_id)
+
+    def verify(self, key_id: str, message: bytes, signature: bytes) -> bool:
+        """Verify with a key read at start, or with one the folder lists now."""
+        if super().knows(key_id):
+            return super().verify(key_id, message, signature)
+        found = self._afresh()
+        return found is not None and found.verify(key_id, message, signature)
+
+    def public_keys(self) -> list[dict[str, Any]]:
+        """Return the keys the folder lists now, the current first."""
+        found = self._afresh()
+        return found.public_keys() if found is not None else super().public_keys()
 
 
 def create(folder: str) -> str:

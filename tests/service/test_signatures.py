@@ -173,6 +173,20 @@ def test_the_well_known_route_lists_the_current_and_the_retired_keys(keys_dir):
     assert listed == [(new, "current", "ed25519"), (old, "retired", "ed25519")]
 
 
+def test_a_service_started_before_a_rotation_lists_and_verifies_the_new_key(keys_dir):
+    running = house(keys_dir)
+    _, new = house_keys.rotate(str(keys_dir))
+    restarted = build(running.redis, running.prefix, inline_jobs=True, keys=house_keys.load(str(keys_dir)))
+    game_id = finished_game(restarted)
+    client = create_app(running).test_client()
+    assert client.get("/.well-known/menagerie-keys").json["keys"][0]["key_id"] == new
+    assert client.get(f"/games/{game_id}/audit").json["signature"] == {
+        "status": VERIFIED,
+        "key_id": new,
+        "reason": None,
+    }
+
+
 def test_audit_fetches_the_keys_from_the_services_url(keys_dir, tmp_path, capsys):
     services = house(keys_dir)
     path = export_file(services, finished_game(services), tmp_path / "game.ndjson")
