@@ -390,6 +390,7 @@ def public_keys_document(document: Any, source: str = "the document") -> PublicK
 
 
 def _public_key(entry: Any, *, retired_field: bool) -> PublicKey:
+    """Read one key entry: a manifest's (`retired_field`: when it was retired, or null) or the route's (`status`)."""
     if not isinstance(entry, dict) or entry.get("algorithm", ALGORITHM) != ALGORITHM:
         raise KeysError(f"a key entry is not an {ALGORITHM} key")
     try:
@@ -402,6 +403,7 @@ def _public_key(entry: Any, *, retired_field: bool) -> PublicKey:
     if entry.get("key_id", kid) != kid:
         raise KeysError(f"key {entry.get('key_id')!r} is not the id of its public key ({kid})")
     created = str(entry.get("created", ""))
+    # The route says only that a key is retired, not since when: its creation time stands in.
     retired = entry.get("retired") if retired_field else (created if entry.get("status") == RETIRED else None)
     return PublicKey(kid, raw, created, retired)
 
