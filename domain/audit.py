@@ -18,6 +18,10 @@ reports the first failure with its event number and reason:
    invented, dropped or changed; the result in `GameEnded` is re-derived too.
 
 Server time and command ids are not re-derived: the rules do not read them.
+
+Then, if the game passes, its signature (`domain.results`): unsigned, present
+(its statement is the chain's; no keys given), verified by a given house key,
+or failed; a failed signature fails the audit at the last event.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from domain.commitments import CHAIN_SCHEMES, FIRST_SEALED, UnknownPath, commitm
 from domain.errors import DomainError
 from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash
 from domain.game import FINISHED, blank, decide, evolve
+from domain.results import GAME, NOT_SIGNED, SignatureCheck, Verifier, chain_statement, check_signature
 from domain.sealing import declaration, hidden_in
 
 
@@ -45,6 +50,7 @@ class AuditReport:
     failed_at: int | None = None
     reason: str | None = None
     checks: tuple[str, ...] = field(default=())
+    signature: SignatureCheck = NOT_SIGNED
 
     def to_dict(self) -> dict[str, Any]:
         """Return the report as JSON."""
@@ -54,6 +60,7 @@ class AuditReport:
             "failed_at": self.failed_at,
             "reason": self.reason,
             "checks": list(self.checks),
+            "signature": self.signature.to_dict(),
         }
 
 
@@ -73,10 +80,17 @@ CHECKS = (
 )
 
 
-def audit(raw_events: Iterable[Mapping[str, Any]], progress: Callable[[int], None] | None = None) -> AuditReport:
-    """Audit a finished game's whole log, given as stored.
+def audit(
+    raw_events: Iterable[Mapping[str, Any]],
+    progress: Callable[[int], None] | None = None,
+    *,
+    signature: Any = None,
+    verifier: Verifier | None = None,
+) -> AuditReport:
+    """Audit a finished game's whole log, given as stored, and the signature of its result if given.
 
     `progress`, if given, is told after each re-executed batch how many events are checked.
+    With a `verifier` (the house's public keys) the signature must verify; an unsigned game then fails.
     """
     raw = list(raw_events)
     try:
@@ -87,7 +101,10 @@ def audit(raw_events: Iterable[Mapping[str, Any]], progress: Callable[[int], Non
         _reexecute(events, seed, progress)
     except _Failure as failure:
         return AuditReport(False, len(raw), failure.seq, failure.reason)
-    return AuditReport(True, len(raw), checks=CHECKS)
+    signed = check_signature(signature, chain_statement(GAME, raw), verifier)
+    if not signed.ok:
+        return AuditReport(False, len(raw), len(raw), f"signature: {signed.reason}", signature=signed)
+    return AuditReport(True, len(raw), checks=CHECKS, signature=signed)
 
 
 # What a header says of a game, and where the chained events say it.
@@ -110,14 +127,17 @@ def identity(events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def audit_export(head: Mapping[str, Any], raw_events: Iterable[Mapping[str, Any]]) -> AuditReport:
+def audit_export(
+    head: Mapping[str, Any], raw_events: Iterable[Mapping[str, Any]], verifier: Verifier | None = None
+) -> AuditReport:
     """Audit an exported game, and fail where its header says otherwise than its chained events.
 
     Nothing in a header is hashed: it is a label, and the audit reads each fact
-    it states from the events instead.
+    it states from the events instead. Its signature is checked against the
+    chain, and against `verifier`'s keys when given.
     """
     raw = list(raw_events)
-    report = audit(raw)
+    report = audit(raw, signature=head.get("signature"), verifier=verifier)
     if not report.ok:
         return report
     chained = identity(raw)

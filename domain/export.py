@@ -2,8 +2,10 @@
 
 Header: `{"format": "menagerie-game/1", "id", "game", "rules_version",
 "options", "seats": [{"seat", "name", "bot"}], "dealing", "seed_commitment",
-"status", "version", "redacted"}`. Nothing in the header is trusted: an audit
-reads the same facts from the chained events and fails where they differ. A redacted export (a seat's, during play) cannot be
+"status", "version", "redacted"}`, and, for a finished game the house
+signed, `"signature"` (`domain.results`). Nothing in the header is trusted: an audit
+reads the same facts from the chained events and fails where they differ, and
+checks the signature's statement against the chain. A redacted export (a seat's, during play) cannot be
 audited (its hidden values are missing), but its chain can be checked: each
 event carries what was hashed (`sealed`, `commitments`) and the seat's own
 openings (see `domain.commitments`).
@@ -32,9 +34,9 @@ class ExportFormatError(DomainError):
         self.line = line
 
 
-def header(game: Game, *, redacted: bool) -> dict[str, Any]:
-    """Return the header line of a game's export."""
-    return {
+def header(game: Game, *, redacted: bool, signature: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return the header line of a game's export (with the house's signature of its result, if given)."""
+    head = {
         "format": FORMAT,
         "id": game.id,
         "game": game.type,
@@ -47,6 +49,9 @@ def header(game: Game, *, redacted: bool) -> dict[str, Any]:
         "version": game.version,
         "redacted": redacted,
     }
+    if signature is not None:
+        head["signature"] = dict(signature)
+    return head
 
 
 def export_lines(head: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> Iterator[str]:

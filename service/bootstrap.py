@@ -3,7 +3,8 @@
 Everything is built here with its dependencies passed in; nothing is patched
 after construction. Two tables say what runs in the background: `JOBS`, the
 jobs by name (run by RQ workers through `run_job`, or in-process in embedded
-mode), and `_game_finished`, what a finished game sets off.
+mode), and `_game_finished`, what a finished game sets off (a finished
+tournament's one follow-up, the house's signature, is handed to its service).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from redis import Redis
 from rq import Queue, get_current_job
 
 from domain.game import Game
+from service.adapters import house_keys
 from service.adapters.audit_jobs import AuditRecords, AuditThread
 from service.adapters.cache import GameRepository
 from service.adapters.connections import STORE_UNAVAILABLE, ConfigError, StoreRedis, connect, rq_url, timeouts
@@ -32,6 +34,7 @@ from service.application.audits import AuditService
 from service.application.games import GameService
 from service.application.ratings import RatingService
 from service.application.seat_logs import SeatLogs
+from service.application.signatures import HouseSigner, ResultSignatures
 from service.application.steward import Steward
 from service.application.tournament_files import TournamentFiles
 from service.application.tournaments import TournamentService
@@ -63,6 +66,8 @@ class Services:
     audits: AuditService = field(kw_only=True)
     # Bundles, audits and listings of tournaments, read through the tournament service's cache.
     tournament_files: TournamentFiles = field(kw_only=True)
+    # The house's signatures of finished results, and its keys.
+    signatures: ResultSignatures = field(kw_only=True)
 
     def rq(self) -> Redis:
         """Return RQ's Redis connection."""
@@ -88,7 +93,8 @@ JOBS: dict[str, Callable[..., object]] = {
 
 
 def _game_finished(services: Services, game: Game) -> None:
-    """What a finished game sets off: rate it; move its tournament on, if it has one."""
+    """What a finished game sets off: the house signs its result; rate it; move its tournament on, if it has one."""
+    services.signatures.game(game)
     services.jobs.rate(game.id)
     services.tournaments.game_finished(game)
 
@@ -114,6 +120,7 @@ def build(
     queue_redis: Redis | None = None,
     blocking_redis: StoreRedis | None = None,
     step_slice_s: float = 0.05,
+    keys: HouseSigner | None = None,
 ) -> Services:
     """Wire the services on a Redis connection (real or fake), or a Redis Cluster.
 
@@ -128,12 +135,15 @@ def build(
     step may wait before the due index calls it overdue (see `Steward`).
     `step_slice_s` is how long one step job goes on taking a game's
     consecutive system and bot steps before it yields (`GameService.step`).
+    `keys` sign finished results: by default MENAGERIE_KEYS_DIR's, else an
+    ephemeral key published in the store (`house_keys.from_env`).
     """
     if queue_redis is None and isinstance(redis, Redis):
         queue_redis = redis
     store = EventStore(redis, prefix, blocking_redis)
     directory = Directory(redis, prefix)
     repository = GameRepository(store)
+    signatures = ResultSignatures(keys if keys is not None else house_keys.from_env(redis, prefix), store)
     # In-process jobs and follow-ups run only after `build` returns, so they
     # may refer to the services built below.
     jobs: InlineJobs | RQJobs
@@ -157,13 +167,15 @@ def build(
         slice_s=step_slice_s,
     )
     ratings = RatingService(store, repository)
-    tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
-    archive = ArchiveService(store, directory, repository, held=tournaments.holds)
+    tournaments = TournamentService(
+        store, TournamentIndex(redis, prefix), games, ratings, jobs, on_finished=signatures.tournament
+    )
+    archive = ArchiveService(store, directory, repository, signatures, held=tournaments.holds)
     # The embedded server audits on a thread of its own, so that a long audit never holds up bot turns.
     audit_jobs = (
         AuditThread(lambda audit_id: JOBS["audit"](services, audit_id)) if inline_jobs and background_jobs else jobs
     )
-    tournament_files = TournamentFiles(tournaments.load, store, repository, tournaments.index)
+    tournament_files = TournamentFiles(tournaments.load, store, repository, tournaments.index, signatures)
     audits = AuditService(AuditRecords(redis, prefix), repository, store, tournament_files, archive, audit_jobs)
     services = Services(
         redis,
@@ -187,6 +199,7 @@ def build(
         queue_redis,
         audits=audits,
         tournament_files=tournament_files,
+        signatures=signatures,
     )
     return services
 

@@ -18,7 +18,10 @@ tournament event it concerns (and the game, when a game is at fault):
 4. every recorded result's game is in the bundle, passes its own audit
    (`domain.audit`: its chain, seed, every deal and command re-executed) and
    ended with exactly the recorded places;
-5. the bundle holds no game the tournament did not record.
+5. the bundle holds no game the tournament did not record;
+6. the house's signatures (`domain.results`), the tournament's in the bundle's
+   header and each game's in its own: each statement is its chain's, and, given
+   the house's public keys, each verifies (an unsigned one then fails).
 
 The rating snapshots recorded in commands (the last tiebreak) are inputs, like
 a game's moves: they are re-used, not re-derived; `menagerie ratings rebuild`
@@ -37,6 +40,7 @@ from domain.audit import batches, chain_failure
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import RecordedEvent
+from domain.results import GAME, NOT_SIGNED, TOURNAMENT, SignatureCheck, Verifier, chain_statement, check_signature
 from domain.tournament.bundle import Bundle, GameFile
 from domain.tournament.decide import decide
 from domain.tournament.seeding import game_seed, table_secret
@@ -49,6 +53,7 @@ CHECKS = (
     "every linked game dealt from the tournament's seed for its table",
     "every recorded game audited, with the recorded places",
     "no foreign games",
+    "signatures of the tournament's and its games' results",
 )
 
 
@@ -63,6 +68,9 @@ class TournamentAuditReport:
     game_id: str | None = None
     reason: str | None = None
     checks: tuple[str, ...] = field(default=())
+    # The tournament's own signature, and how many of its games' signatures were verified, present or absent.
+    signature: SignatureCheck = NOT_SIGNED
+    game_signatures: Mapping[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the report as JSON."""
@@ -74,6 +82,8 @@ class TournamentAuditReport:
             "game_id": self.game_id,
             "reason": self.reason,
             "checks": list(self.checks),
+            "signature": self.signature.to_dict(),
+            "game_signatures": dict(self.game_signatures),
         }
 
 
@@ -83,12 +93,16 @@ class _Failure(Exception):
         self.seq, self.reason, self.game_id = seq, reason, game_id
 
 
-def audit_bundle(bundle: Bundle, progress: Callable[[int], None] | None = None) -> TournamentAuditReport:
+def audit_bundle(
+    bundle: Bundle, progress: Callable[[int], None] | None = None, verifier: Verifier | None = None
+) -> TournamentAuditReport:
     """Audit a tournament bundle; see the module docstring.
 
     `progress`, if given, is told after each recorded game's audit how many games are audited.
+    `verifier` holds the house's public keys every signature must verify with.
     """
     raw = bundle.events
+    counted: dict[str, int] = {}
     try:
         broken = chain_failure(raw)
         if broken is not None:
@@ -101,9 +115,22 @@ def audit_bundle(bundle: Bundle, progress: Callable[[int], None] | None = None) 
             raise _Failure(
                 len(raw), f"the bundle holds game {extra[0]}, which this tournament never recorded", extra[0]
             )
+        for game_id in sorted(used):
+            game = bundle.games[game_id]
+            checked = check_signature(game.head.get("signature"), chain_statement(GAME, game.events), verifier)
+            if not checked.ok:
+                raise _Failure(len(raw), f"game {game_id}'s signature: {checked.reason}", game_id)
+            counted[checked.status] = counted.get(checked.status, 0) + 1
+        signed = check_signature(bundle.head.get("signature"), chain_statement(TOURNAMENT, raw), verifier)
+        if not signed.ok:
+            return TournamentAuditReport(
+                False, len(raw), len(bundle.games), len(raw), None, f"signature: {signed.reason}", signature=signed
+            )
     except _Failure as failure:
         return TournamentAuditReport(False, len(raw), len(bundle.games), failure.seq, failure.game_id, failure.reason)
-    return TournamentAuditReport(True, len(raw), len(bundle.games), checks=CHECKS)
+    return TournamentAuditReport(
+        True, len(raw), len(bundle.games), checks=CHECKS, signature=signed, game_signatures=counted
+    )
 
 
 def _check_seed(events: list[RecordedEvent]) -> str:

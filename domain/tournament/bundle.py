@@ -1,7 +1,8 @@
 """The tournament bundle: one NDJSON file with the tournament's stream and every game it recorded.
 
 Line 1 is the header `{"format": "menagerie-tournament/1", "id", "game",
-"status", "version", "seed_commitment", "games": [game ids]}`; then the
+"status", "version", "seed_commitment", "games": [game ids]}` (and the
+house's `"signature"` of the tournament's result, `domain.results`); then the
 tournament's events, one a line, exactly as stored (`version` of them); then,
 for each game in `games`, that game's own export (`menagerie-game/1`: its
 header line, then its events). A line holding `format` starts a section; an

@@ -13,6 +13,9 @@ they live on one shard and the script may touch them together:
   time of its last event) and `events` (the pack). Packing replaces the
   stream and the seed key in one script; every read falls back to the pack,
   so a reader never tells the two apart.
+- `<prefix>:{<id>}:signature` — the house's signature of a finished game's
+  (or tournament's) result (`domain.results`): the first one kept stays, so
+  signing twice stores one. Packing leaves it; archiving moves it into the file.
 
 An idempotent create's first record (the game's id, its tokens and seed) is
 kept under `<prefix>:create:<sha256 of the key>` for as long: the game's id
@@ -312,6 +315,17 @@ class EventStore:
             raw = self.redis.hget(self._key(game_id, "packed"), "seed")
         return text(raw) if raw is not None else None
 
+    def keep_signature(self, subject_id: str, record: Mapping[str, Any], *, overwrite: bool = False) -> dict[str, Any]:
+        """Keep a result's signature unless one is kept already (or `overwrite`); return the one kept."""
+        key = self._key(subject_id, "signature")
+        self.redis.set(key, orjson.dumps(record, option=orjson.OPT_SORT_KEYS), nx=not overwrite)
+        return self.signature(subject_id) or dict(record)
+
+    def signature(self, subject_id: str) -> dict[str, Any] | None:
+        """Return the signature kept of a finished game's or tournament's result, if any."""
+        raw = self.redis.get(self._key(subject_id, "signature"))
+        return cast(dict[str, Any], orjson.loads(raw)) if raw is not None else None
+
     def mark_archived(self, game_id: str, where: Mapping[str, Any], listing: Mapping[str, Any] | None = None) -> None:
         """Leave a tombstone saying where the game went (and its lobby line); written before its keys are deleted."""
         self.redis.set(self._key(game_id, "archived"), orjson.dumps({**where, "listing": listing or {}}))
@@ -337,7 +351,8 @@ class EventStore:
     def delete(self, game_id: str) -> None:
         """Remove every key of a game (after it has been archived)."""
         # Idempotency records expire by themselves; `idem` and `created` are where games stored them before.
-        self.redis.delete(*(self._key(game_id, name) for name in ("events", "packed", *_UNPACKED)))
+        # The signature went into the archive's file with the events.
+        self.redis.delete(*(self._key(game_id, name) for name in ("events", "packed", "signature", *_UNPACKED)))
         due_key = self.due_keys.of(game_id)
         if due_key is not None:
             self.redis.zrem(due_key, game_id)

@@ -26,11 +26,13 @@ from domain.audit import AuditReport, audit, audit_export
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, export_lines, header, is_complete, read_export
 from domain.game import FINISHED, replay
+from domain.results import GAME, chain_statement
 from domain.tournament.bundle import GameFile
 from projections.game import game_view, redact_log
 from service.adapters.cache import GameRepository
 from service.adapters.indexes import Directory
 from service.adapters.store import EventStore
+from service.application.signatures import ResultSignatures
 from service.errors import GameArchived, GameInPlay, GameNotFound, ImportRefused, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -60,6 +62,7 @@ class ArchiveService:
     store: EventStore
     directory: Directory
     repository: GameRepository
+    signatures: ResultSignatures
     # Whether something still in play needs a finished game in the store (its tournament records its result).
     held: Callable[[str], bool] = lambda game_id: False
 
@@ -67,7 +70,8 @@ class ArchiveService:
         """Yield the game as NDJSON: whole once over, else redacted for `seat`."""
         game = self.repository.load(game_id)
         if game.status == FINISHED:
-            return export_lines(header(game, redacted=False), self._raw(game_id))
+            signature = self.signatures.game(game)
+            return export_lines(header(game, redacted=False, signature=signature), self._raw(game_id))
         seed = self.repository.seed(game_id) if seat is not None else None
         events = self.store.read(game_id)
         if not events:
@@ -86,7 +90,8 @@ class ArchiveService:
         game = self.repository.load(game_id)
         if game.status != FINISHED:
             raise GameInPlay("only a finished game can be audited; its seed is still secret")
-        return audit(self._raw(game_id))
+        raw = self._raw(game_id)
+        return audit(raw, signature=self.signatures.game(game), verifier=self.signatures.keys)
 
     def import_lines(self, lines: Iterable[str]) -> str:
         """Load an exported finished game into the store, after auditing it; return its id."""
@@ -107,6 +112,7 @@ class ArchiveService:
         except VersionConflict:
             raise ImportRefused(f"a game with id {game.id} is already in the store") from None
         self.store.save_seed(game.id, game.seed)
+        self.signatures.adopt(head.get("signature"), chain_statement(GAME, events))
         self.store.unmark_archived(game.id)
         self.directory.add_game(game.id, time.time())
         self.pack(game.id)  # finished, so kept as every finished game is

@@ -265,12 +265,14 @@ class AuditService:
             raw = self.store.read_raw(record["target"])
             if not raw:
                 raise self.repository.missing(record["target"])
-            return audit_log(raw, progress).to_dict()
+            game = self.repository.load(record["target"])
+            signatures = self.archive.signatures
+            return audit_log(raw, progress, signature=signatures.game(game), verifier=signatures.keys).to_dict()
         # Reading a large tournament's games from the store is a good part of its audit: counted too.
         record["progress"]["phase"] = READING
         bundle = read_bundle(_counting_games(self.tournament_files.export(record["target"]), progress))
         record["progress"].update(phase=AUDITING, done=0, total=len(bundle.games))
-        return audit_bundle(bundle, progress).to_dict()
+        return audit_bundle(bundle, progress, verifier=self.tournament_files.signatures.keys).to_dict()
 
     def _progress(self, record: dict[str, Any]) -> Callable[[int], None]:
         """Return the callback that counts what is audited into the record, written at most every PROGRESS_EVERY_S."""

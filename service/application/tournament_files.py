@@ -21,6 +21,7 @@ from service.adapters.cache import GameRepository
 from service.adapters.indexes import TournamentIndex
 from service.adapters.store import EventStore
 from service.application.archive import archived_game_file
+from service.application.signatures import ResultSignatures
 from service.errors import GameArchived, TournamentInPlay, TournamentNotFound
 
 # A listing reads at most this many tournaments per page, so a filter that
@@ -36,6 +37,7 @@ class TournamentFiles:
     store: EventStore
     repository: GameRepository
     index: TournamentIndex
+    signatures: ResultSignatures
 
     def export(self, tournament_id: str) -> Iterator[str]:
         """Yield a finished tournament's bundle (NDJSON): its stream, then every game whose result it recorded."""
@@ -52,6 +54,7 @@ class TournamentFiles:
             "version": len(raw),
             "seed_commitment": tournament.seed_commitment,
             "games": game_ids,
+            "signature": self.signatures.tournament(tournament),
         }
         return bundle_lines(head, raw, self._games(game_ids))
 
@@ -63,11 +66,12 @@ class TournamentFiles:
                 yield archived_game_file(gone)  # archived once the tournament was over: its file is its export
                 continue
             if game.status == GAME_FINISHED:  # every recorded game is; never export one in play
-                yield GameFile(header(game, redacted=False), self.store.read_raw(game_id))
+                signature = self.signatures.game(game)
+                yield GameFile(header(game, redacted=False, signature=signature), self.store.read_raw(game_id))
 
     def audit(self, tournament_id: str) -> TournamentAuditReport:
         """Audit a finished tournament in the store exactly as an auditor would audit its bundle."""
-        return audit_bundle(read_bundle(self.export(tournament_id)))
+        return audit_bundle(read_bundle(self.export(tournament_id)), verifier=self.signatures.keys)
 
     def listing(self, *, status: str | None, game: str | None, limit: int, cursor: int) -> dict[str, Any]:
         """Return a page of tournaments, newest first, and the cursor of the next page (None at the end).

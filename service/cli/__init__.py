@@ -8,7 +8,7 @@ import os
 import sys
 
 from service.adapters.connections import ConfigError
-from service.cli import archive, bundles, tournament
+from service.cli import archive, bundles, keys, tournament
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     tournament.add_parser(commands)
     archive.add_parsers(commands)
     bundles.add_parsers(commands)
+    keys.add_parsers(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -48,6 +49,8 @@ def _run(args: argparse.Namespace) -> int:
         return archive.run(args)
     if args.command in ("audit-tournament", "ratings"):
         return bundles.run(args)
+    if args.command == "keys":
+        return keys.run(args)
     return 2
 
 

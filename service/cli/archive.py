@@ -19,12 +19,20 @@ from domain.errors import DomainError
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, json_objects, read_export
 from domain.game import replay
+from domain.results import PRESENT, VERIFIED, SignatureCheck
 from projections.game import game_view
+from service.adapters.house_keys import KeysError, public_keys_from
 from service.cli.files import export_lines
 from service.errors import GameNotFound, ServiceError
 
 if TYPE_CHECKING:
     from service.bootstrap import Services
+
+
+KEY_HELP = (
+    "the house's public keys, a file or the service's URL (its /.well-known/menagerie-keys): the result's"
+    " signature must verify with one of them"
+)
 
 
 def add_parsers(commands: Any) -> None:
@@ -36,6 +44,7 @@ def add_parsers(commands: Any) -> None:
         help="a file of what the service acknowledged (a JSON object a line: an event with its seq and hash, or an"
         " action's answer): fail where the game's log disagrees with any",
     )
+    check.add_argument("--key", help=KEY_HELP)
     load = commands.add_parser("import", help="load an exported finished game into the store at REDIS_URL")
     load.add_argument("file")
     keep = commands.add_parser(
@@ -62,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     """Run one of the file commands; exit 0 on success, 1 on a failed audit or refusal, 2 on a bad file."""
     try:
         if args.command == "audit":
-            return _audit(args.file, args.receipts)
+            return _audit(args.file, args.receipts, args.key)
         if args.command == "replay":
             return _replay(args.file, args.at, args.seat)
         if args.command == "import":
@@ -82,12 +91,17 @@ def _read(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return read_export(export_lines(path))
 
 
-def _audit(path: str, receipts: str | None = None) -> int:
+def _audit(path: str, receipts: str | None = None, key: str | None = None) -> int:
     head, events = _read(path)
     if not is_complete(head):
         print(f"{path}: a redacted or unfinished export cannot be audited (its seed is secret)", file=sys.stderr)
         return 1
-    report = audit_export(head, events)
+    try:
+        verifier = public_keys_from(key) if key is not None else None
+    except KeysError as error:
+        print(f"--key {error}", file=sys.stderr)
+        return 2
+    report = audit_export(head, events, verifier)
     if report.ok and receipts is not None:
         try:
             promised = _receipts(receipts)
@@ -102,11 +116,20 @@ def _audit(path: str, receipts: str | None = None) -> int:
         print(
             f"PASS {chained['game']} {chained['id']} (rules {chained['rules_version']}, {chained['dealing']} dealing,"
             f" seats {seats}, options {json.dumps(chained['options'], sort_keys=True)}): {report.events} events;"
-            f" checked {', '.join(report.checks)}"
+            f" checked {', '.join(report.checks)}; {signed_by(report.signature)}"
         )
         return 0
     print(f"FAIL {head.get('game')} {head.get('id')} at event {report.failed_at}: {report.reason}")
     return 1
+
+
+def signed_by(check: SignatureCheck) -> str:
+    """Say what an audit found of a result's signature, naming the key."""
+    if check.status == VERIFIED:
+        return f"signature verified: signed by house key {check.key_id}"
+    if check.status == PRESENT:
+        return f"signed by key {check.key_id} (not verified: give --key)"
+    return "unsigned"
 
 
 def _receipts(path: str) -> list[dict[str, Any]]:

@@ -16,6 +16,8 @@ from domain.ratings import counts, identity, leaderboard, rebuild
 from domain.tournament.audit import audit_bundle
 from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
 from domain.tournament.bundle import read_bundle
+from service.adapters.house_keys import KeysError, public_keys_from
+from service.cli.archive import KEY_HELP, signed_by
 from service.cli.files import export_lines
 
 
@@ -25,6 +27,7 @@ def add_parsers(commands: Any) -> None:
         "audit-tournament", help="audit a tournament bundle (GET /tournaments/{id}/export), offline"
     )
     check.add_argument("file")
+    check.add_argument("--key", help=KEY_HELP)
     ratings = commands.add_parser("ratings", help="ratings from files")
     actions = ratings.add_subparsers(dest="ratings_command", required=True)
     again = actions.add_parser(
@@ -38,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     """Run an offline command; exit 0 on success, 1 on a failed audit, 2 on a bad file."""
     try:
         if args.command == "audit-tournament":
-            return _audit_tournament(args.file)
+            return _audit_tournament(args.file, args.key)
         return _rebuild(args.files, args.game)
     except ExportFormatError as error:
         print(f"menagerie: {error.message}", file=sys.stderr)
@@ -48,12 +51,21 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
-def _audit_tournament(path: str) -> int:
+def _audit_tournament(path: str, key: str | None = None) -> int:
     bundle = read_bundle(export_lines(path))
-    report = audit_bundle(bundle)
+    try:
+        verifier = public_keys_from(key) if key is not None else None
+    except KeysError as error:
+        print(f"--key {error}", file=sys.stderr)
+        return 2
+    report = audit_bundle(bundle, verifier=verifier)
     name = f"{bundle.head.get('game')} tournament {bundle.head.get('id')}"
     if report.ok:
-        print(f"PASS {name}: {report.events} events, {report.games} games; checked {', '.join(report.checks)}")
+        games = ", ".join(f"{n} {status}" for status, n in sorted(report.game_signatures.items())) or "none"
+        print(
+            f"PASS {name}: {report.events} events, {report.games} games; checked {', '.join(report.checks)};"
+            f" tournament {signed_by(report.signature)}; games' signatures: {games}"
+        )
         return 0
     game = f" (game {report.game_id})" if report.game_id else ""
     print(f"FAIL {name} at tournament event {report.failed_at}{game}: {report.reason}")

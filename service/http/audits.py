@@ -1,4 +1,4 @@
-"""Audits run as jobs: the answer an audit route gives, and the route that polls an audit.
+"""Audits run as jobs: the answer an audit route gives, the route that polls an audit, and the house keys.
 
 A route that audits answers 200 with the report when it has one (a small audit
 run in the request, or a result kept from an earlier ask, then with
@@ -40,3 +40,9 @@ def get_audit(audit_id: str) -> ResponseReturnValue:
     if job["status"] in (QUEUED, RUNNING):
         response.headers["Retry-After"] = str(POLL_AFTER_S)
     return response
+
+
+@audits.get("/.well-known/menagerie-keys")
+def house_keys() -> ResponseReturnValue:
+    """Return the house's public keys, current and retired, that sign finished results."""
+    return jsonify({"keys": services().signatures.keys.public_keys()})

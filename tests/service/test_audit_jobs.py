@@ -140,9 +140,9 @@ def test_a_second_ask_gets_the_kept_result_without_auditing_again(server, monkey
     audited: list[str] = []
     real = audits_module.audit_bundle
 
-    def counted(bundle, progress=None):  # type: ignore[no-untyped-def]
+    def counted(bundle, progress=None, verifier=None):  # type: ignore[no-untyped-def]
         audited.append(bundle.head["id"])
-        return real(bundle, progress)
+        return real(bundle, progress, verifier)
 
     monkeypatch.setattr(audits_module, "audit_bundle", counted)
     location = accepted(server.client.get(f"/tournaments/{tournament_id}/audit"))
@@ -194,7 +194,7 @@ def test_a_tampered_long_game_fails_its_job_at_the_event(server):
 def test_a_job_that_breaks_says_failed_with_its_reason_and_the_next_ask_starts_it_again(server, monkeypatch):
     tournament_id = finished_tournament(server.players)
 
-    def broken(bundle, progress=None):  # type: ignore[no-untyped-def]
+    def broken(bundle, progress=None, verifier=None):  # type: ignore[no-untyped-def]
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(audits_module, "audit_bundle", broken)
