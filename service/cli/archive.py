@@ -19,6 +19,7 @@ from domain.errors import DomainError
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, json_objects, read_export
 from domain.game import replay
+from domain.ids import GAME_ID_FORM, is_game_id
 from projections.game import game_view
 from service.cli.files import export_lines
 from service.errors import GameNotFound, ServiceError
@@ -173,6 +174,9 @@ def _archive_command(args: argparse.Namespace) -> int:
         print("menagerie archive: give either GAME_ID FILE or --finished-before DAYS", file=sys.stderr)
         return 2
     if one:
+        if not is_game_id(args.game_id):
+            print(f"menagerie archive: GAME_ID is {GAME_ID_FORM}, not {args.game_id!r}", file=sys.stderr)
+            return 2
         return _archive(args.game_id, args.file)
     if args.finished_before < 0:
         print("menagerie archive: --finished-before takes a number of days, 0 or more", file=sys.stderr)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify
+from flask import Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
@@ -32,6 +32,7 @@ from service.errors import (
 from service.http.bodies import drain_body
 from service.http.json import encode
 from service.http.limits import retry_after_s
+from service.http.paths import nearest_path
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> ResponseReturnValue:
         code = (error.name or "error").lower().replace(" ", "_")
+        meant = nearest_path(request.path) if error.code == 404 else None
+        if meant is not None:
+            # A newcomer's `/game/<id>`: say which path the API has rather than a bare "not found".
+            return error_response(404, code, f"no such path; did you mean {meant}?", {"did_you_mean": meant})
         response, status = error_response(error.code or 500, code, error.description or error.name)
         # Keep what the exception says beside its body: `Allow` on a 405, `Retry-After` on a 429.
         for name, value in error.get_headers():
