@@ -81,6 +81,22 @@ def error_response(status: int, code: str, message: str, details: Any = None) ->
     return response, status
 
 
+def _first_problem(messages: Any, path: str = "") -> str | None:
+    """Return the first message of marshmallow's nested messages, with the field it is about (`seats.0: ...`)."""
+    if isinstance(messages, str):
+        return f"{path}: {messages}" if path else messages
+    items = (
+        messages.items() if isinstance(messages, dict) else enumerate(messages) if isinstance(messages, list) else ()
+    )
+    for key, value in items:
+        # A list's messages and a schema's own (`_schema`) are about the field that holds them.
+        inner = path if isinstance(messages, list) or key == "_schema" else f"{path}.{key}" if path else str(key)
+        found = _first_problem(value, inner)
+        if found is not None:
+            return found
+    return None
+
+
 def register_error_handlers(app: Flask) -> None:
     """Answer every error a request can raise with its status and the JSON error body."""
 
@@ -94,7 +110,11 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError) -> ResponseReturnValue:
-        return error_response(400, "invalid_request", "the request does not match its schema", error.messages)
+        message = "the request does not match its schema"
+        first = _first_problem(error.messages)
+        if first is not None:
+            message = f"{message}: {first}"  # the one a newcomer fixes first; details has every one
+        return error_response(400, "invalid_request", message, error.messages)
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> ResponseReturnValue:
