@@ -151,7 +151,9 @@ class GameArchived(Gone):
 
     code = "game_archived"
 
-    def __init__(self, game_id: str, archive: object = None, archived_at: object = None) -> None:
+    def __init__(self, game_id: str, **where: object) -> None:
+        # A tombstone's fields: `archive` (the file's path) and `archived_at`; nothing else goes into the answer.
+        archive, archived_at = where.get("archive"), where.get("archived_at")
         when = f" on {archived_at}" if isinstance(archived_at, str) else ""
         details: dict[str, object] = {"archive": game_id}
         if isinstance(archived_at, str):
