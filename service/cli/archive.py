@@ -101,13 +101,18 @@ def _audit(path: str, receipts: str | None = None) -> int:
         chained = identity(events)
         seats = ", ".join(seat["name"] or f"bot:{seat['bot']}" for seat in chained["seats"])
         print(
-            f"PASS {chained['game']} {chained['id']} (rules {chained['rules_version']}, {chained['dealing']} dealing,"
+            f"PASS {chained['game']} {_shown(chained['id'])} (rules {chained['rules_version']}, {chained['dealing']} dealing,"
             f" seats {seats}, options {json.dumps(chained['options'], sort_keys=True)}): {report.events} events;"
             f" checked {', '.join(report.checks)}"
         )
         return 0
-    print(f"FAIL {head.get('game')} {head.get('id')} at event {report.failed_at}: {report.reason}")
+    print(f"FAIL {head.get('game')} {_shown(head.get('id'))} at event {report.failed_at}: {report.reason}")
     return 1
+
+
+def _shown(game_id: object) -> str:
+    """Return a file's game id to print: as it is when of the service's form, else quoted (no terminal escapes)."""
+    return str(game_id) if is_game_id(game_id) else f"{game_id!r} (not an id this service gives)"
 
 
 def _receipts(path: str) -> list[dict[str, Any]]:

@@ -106,3 +106,11 @@ def test_a_route_answers_404_naming_the_id_form_for_an_id_not_of_the_services_fo
 def test_a_well_formed_unknown_id_is_a_plain_404(services):
     answer = create_app(services).test_client().get("/games/0123456789abcdef")
     assert answer.status_code == 404 and answer.json["error"]["message"] == "no game with id '0123456789abcdef'"
+
+
+def test_the_offline_audit_quotes_an_id_not_of_the_services_form_rather_than_printing_it_raw(tmp_path, capsys):
+    path = tmp_path / "forged.ndjson"
+    path.write_text("".join(export_with_id("\x1b[2J../x")))
+    assert menagerie(["audit", str(path)]) == 0  # the chain holds: the file is consistent, its id is not ours
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "'\\x1b[2J../x' (not an id this service gives)" in out
