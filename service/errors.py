@@ -8,6 +8,8 @@ maps each base to one status in one table (`service.http.errors`).
 
 from __future__ import annotations
 
+from domain.ids import GAME_ID_FORM, TOURNAMENT_ID_FORM, is_game_id, is_tournament_id
+
 
 class ServiceError(Exception):
     """Base of the service's own errors: a code, a message a person can read, and details."""
@@ -104,7 +106,8 @@ class GameNotFound(NotFound):
     code = "game_not_found"
 
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"no game with id {game_id!r}")
+        malformed = "" if is_game_id(game_id) else f" (a game id is {GAME_ID_FORM})"
+        super().__init__(f"no game with id {game_id!r}{malformed}")
 
 
 class TournamentNotFound(NotFound):
@@ -113,7 +116,8 @@ class TournamentNotFound(NotFound):
     code = "tournament_not_found"
 
     def __init__(self, tournament_id: str) -> None:
-        super().__init__(f"no tournament with id {tournament_id!r}")
+        malformed = "" if is_tournament_id(tournament_id) else f" (a tournament id is {TOURNAMENT_ID_FORM})"
+        super().__init__(f"no tournament with id {tournament_id!r}{malformed}")
 
 
 class AuditNotFound(NotFound):
@@ -138,13 +142,28 @@ class Gone(ServiceError):
 
 
 class GameArchived(Gone):
-    """The game was archived: its stream left the store for a file (`details.archive`, where known)."""
+    """The game was archived: its stream left the store for a file, named in answers by the archive's id alone.
+
+    The archive's id is the game's (`details.archive`; the operator's file is
+    `<id>.ndjson` unless they named it otherwise). Where the file lies on the
+    server's disk is kept in `path`, for this host's own reads, never in an answer.
+    """
 
     code = "game_archived"
 
     def __init__(self, game_id: str, **where: object) -> None:
-        to = f" to {where['archive']}" if "archive" in where else ""
-        super().__init__(f"game {game_id!r} was archived{to}: it is no longer in the store", **where)
+        # A tombstone's fields: `archive` (the file's path) and `archived_at`; nothing else goes into the answer.
+        archive, archived_at = where.get("archive"), where.get("archived_at")
+        when = f" on {archived_at}" if isinstance(archived_at, str) else ""
+        details: dict[str, object] = {"archive": game_id}
+        if isinstance(archived_at, str):
+            details["archived_at"] = archived_at
+        super().__init__(
+            f"game {game_id!r} was archived{when}: it is no longer in the store; ask the operator for archive"
+            f" {game_id} to audit it offline",
+            **details,
+        )
+        self.path = archive if isinstance(archive, str) else None
 
 
 class VersionConflict(ServiceError):

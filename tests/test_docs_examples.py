@@ -126,6 +126,8 @@ def test_the_marked_examples_run_as_written(path: Path, served, tmp_path):
     assert done.returncode == 0, output
     assert done.stdout.count("=== ") == len(blocks), output
     assert '{"error":' not in output.replace(" ", ""), output
+    if path == README:  # its examples keep what they download in a temporary folder, not in the checkout
+        assert sorted(os.listdir(tmp_path)) == [".venv", "examples", "openapi.yaml"]
 
 
 def test_the_readme_has_examples_for_playing_over_http_auditing_and_tournaments():

@@ -2,7 +2,9 @@
 
 An audit's record is one small JSON value under its own hash tag, so it
 lives on one shard of a cluster and a request, the job and a later poll
-read and write it with single-key commands.
+read and write it with single-key commands. Beside it, a finished target's
+result is kept without expiry (a few hundred bytes): the audit's id digests
+the final state, so that result can never change.
 """
 
 from __future__ import annotations
@@ -47,6 +49,15 @@ class AuditRecords:
     def update(self, record: dict[str, Any]) -> bool:
         """Rewrite a record that still exists, keeping its time to live; tell whether it existed."""
         return bool(self.redis.set(self._key(record["id"]), orjson.dumps(record), xx=True, keepttl=True))
+
+    def result(self, audit_id: str) -> dict[str, Any] | None:
+        """Return the kept result of a finished game's or tournament's audit, or None if none is kept."""
+        raw = self.redis.get(aggregate_key(self.prefix, audit_id, "result"))
+        return None if raw is None else dict(orjson.loads(raw))
+
+    def keep_result(self, audit_id: str, report: dict[str, Any]) -> None:
+        """Keep the result of a finished target's audit for good: its id names the final state, which cannot change."""
+        self.redis.set(aggregate_key(self.prefix, audit_id, "result"), orjson.dumps(report))
 
 
 class AuditThread:

@@ -26,6 +26,7 @@ from domain.audit import AuditReport, audit, audit_export
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, export_lines, header, is_complete, read_export
 from domain.game import FINISHED, replay
+from domain.ids import GAME_ID_FORM, is_game_id
 from domain.results import GAME, chain_statement
 from domain.tournament.bundle import GameFile
 from projections.game import game_view, redact_log
@@ -104,6 +105,9 @@ class ArchiveService:
         game = replay(RecordedEvent.from_dict(event) for event in events)
         if game.seed is None:
             raise ImportRefused("the export does not reveal its seed")
+        if not is_game_id(game.id):
+            # The id becomes a key's hash tag and an archive's file name: only the service's own form will do.
+            raise ImportRefused(f"the export's game id is not one this service gives (a game id is {GAME_ID_FORM})")
         if self.store.exists(game.id):
             # Packed or half-archived, it is still served from the store: never two copies.
             raise ImportRefused(f"a game with id {game.id} is already in the store")
@@ -189,13 +193,25 @@ class ArchiveService:
 
     def _archive_one(self, game_id: str, directory: str, run: ArchiveRun) -> None:
         try:
-            self.archive_to(game_id, os.path.join(directory, f"{game_id}.ndjson"))
+            self.archive_to(game_id, archive_path(directory, game_id))
             run.archived.append(game_id)
         except (GameArchived, GameInPlay):
             pass  # archived or changed by another run meanwhile
-        except OSError as error:
-            log.error("could not archive game %s: %s", game_id, error)
+        except (OSError, ValueError) as error:
+            log.error("could not archive game %r: %s", game_id, error)
             run.failed.append(game_id)
+
+
+def archive_path(directory: str, game_id: str) -> str:
+    """Return where a game's archive goes in `directory`, `<id>.ndjson`; raise ValueError for an id that could lead
+    anywhere else (not of the service's own form, or a path that leaves the folder)."""
+    if not is_game_id(game_id):
+        raise ValueError(f"not a game id of this service (a game id is {GAME_ID_FORM})")
+    folder = os.path.realpath(directory)
+    path = os.path.realpath(os.path.join(folder, f"{game_id}.ndjson"))
+    if os.path.dirname(path) != folder:  # a link planted in the folder under the game's name, say
+        raise ValueError(f"the archive of {game_id} would leave {folder}")
+    return path
 
 
 def _before(time: str, moment: datetime) -> bool:
@@ -232,9 +248,10 @@ def archived_game_file(gone: GameArchived) -> GameFile:
 
     Raises the GameArchived again when that file cannot be read here: the game is then gone for this host.
     """
-    path = gone.details.get("archive")
+    if gone.path is None:
+        raise gone
     try:
-        with open(str(path), encoding="utf-8") as lines:
+        with open(gone.path, encoding="utf-8") as lines:
             head, events = read_export(lines)
     except (OSError, ExportFormatError):
         raise gone from None

@@ -11,6 +11,12 @@ An audit's id is derived from what it audits: kind, id, version and last hash.
 So a second ask for the same state finds the same record (202 while it runs,
 200 with the kept result once done), and an ask after any change is a new audit.
 
+A finished game's or tournament's audit runs once: its result is kept under
+its audit id for good (`AuditRecords.keep_result`), since what it audits can
+no longer change, and every later ask is answered from it. A game imported
+again with another chain under the same id has another last hash, so another
+audit. An unfinished target is refused before anything is read.
+
 How long things are kept: a result KEEP_S after it is written; a job that could
 not finish FAILED_KEEP_S, and the next ask starts it again; a job that wrote no
 progress for STALL_S (its worker stopped) reads as failed, and the next ask
@@ -148,20 +154,39 @@ class AuditService:
     # --- asks -------------------------------------------------------------
 
     def game(self, game_id: str) -> Answer:
-        """Audit a finished game: at once up to `inline_events` events, else as a job."""
+        """Audit a finished game once and keep the result: at once up to `inline_events` events, else as a job."""
         game = self.repository.load(game_id)
-        if game.status != GAME_FINISHED or game.version <= self.inline_events:
-            return Answer(self.archive.audit(game_id).to_dict())  # an unfinished game is refused there
-        return self._ask(Target(GAME, game.id, game.version, game.last_hash, game.version, "events"))
+        if game.status != GAME_FINISHED:
+            return Answer(self.archive.audit(game_id).to_dict())  # refused there: its seed is still secret
+        target = Target(GAME, game.id, game.version, game.last_hash, game.version, "events")
+        if game.version > self.inline_events:
+            return self._ask(target)
+        return Answer(self.records.result(target.audit_id) or self._audit_game_now(target))
+
+    def _audit_game_now(self, target: Target) -> dict[str, Any]:
+        raw = self.store.read_raw(target.id)
+        if not raw:
+            raise self.repository.missing(target.id)
+        report = audit_log(raw).to_dict()
+        if raw[-1].get("hash") == target.last_hash:  # not a chain imported under the same id a moment ago
+            self.records.keep_result(target.audit_id, report)
+        return report
 
     def tournament(self, tournament_id: str) -> Answer:
-        """Audit a finished tournament: at once up to `inline_games` recorded games, else as a job."""
+        """Audit a finished tournament once and keep the result: at once up to `inline_games` recorded games, else
+        as a job."""
         tournament = self.tournament_files.load(tournament_id)
         games = recorded_games(tournament)
-        if tournament.status != FINISHED or games <= self.inline_games:
-            return Answer(self.tournament_files.audit(tournament_id).to_dict())  # an unfinished one is refused there
+        if tournament.status != FINISHED:
+            return Answer(self.tournament_files.audit(tournament_id).to_dict())  # refused there: still in play
         target = Target(TOURNAMENT, tournament.id, tournament.version, tournament.last_hash, games, "games")
-        return self._ask(target)
+        if games > self.inline_games:
+            return self._ask(target)
+        kept = self.records.result(target.audit_id)
+        if kept is None:
+            kept = self.tournament_files.audit(tournament_id).to_dict()
+            self.records.keep_result(target.audit_id, kept)  # a finished tournament's stream never changes
+        return Answer(kept)
 
     def status(self, audit_id: str) -> dict[str, Any]:
         """Return an audit's record as clients see it (404 if unknown or no longer kept)."""
@@ -175,6 +200,9 @@ class AuditService:
         if record is not None and self._alive(record):
             public = self._public(record)
             return Answer(record["result"], public) if record["status"] == DONE else Answer(None, public)
+        kept = self.records.result(target.audit_id)
+        if kept is not None:  # done long ago: its record has expired, its result is kept
+            return Answer(kept)
         fresh: dict[str, Any] = {
             "id": target.audit_id,
             "kind": target.kind,
@@ -243,6 +271,7 @@ class AuditService:
         record["progress"]["done"] = record["progress"]["total"]
         record.update(status=DONE, result=report, finished_at=_iso(self.now()), updated=self.now())
         self.records.replace(record, KEEP_S)
+        self.records.keep_result(audit_id, report)  # only finished targets are jobs: the result cannot change
         return DONE
 
     def _changed(self, record: dict[str, Any]) -> str | None:

@@ -21,7 +21,6 @@ with those tokens — nobody else's.
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 import time
 import uuid
@@ -33,6 +32,7 @@ from domain.chance import FIXED, SHARED, game_secret, seed_commitment
 from domain.events import RecordedEvent, canonical_json
 from domain.game import FINISHED as GAME_FINISHED
 from domain.game import Game
+from domain.ids import is_tournament_id
 from domain.tournament import decide, replay
 from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
 from domain.tournament.seeding import table_secret
@@ -49,7 +49,6 @@ from service.application.tokens import new_secret, token_sha256
 from service.errors import TournamentNotFound, VersionConflict
 
 ORGANISER = "organiser"
-_ID = re.compile(r"^t-[0-9a-f]{16}$")
 
 
 def _fold(events: Iterable[RecordedEvent], tournament: Tournament | None) -> Tournament:
@@ -271,20 +270,20 @@ class TournamentService:
 
     def load(self, tournament_id: str) -> Tournament:
         """Return the tournament at its latest version (cached, caught up from the stream)."""
-        if not _ID.match(tournament_id):
+        if not is_tournament_id(tournament_id):
             # Games and ratings share the store; never read their streams as a tournament.
             raise TournamentNotFound(tournament_id)
         return self.commands.cache.load(tournament_id)
 
     def cached(self, tournament_id: str) -> Tournament:
         """Return the tournament as this process last saw it (reads only if it never did)."""
-        if not _ID.match(tournament_id):
+        if not is_tournament_id(tournament_id):
             raise TournamentNotFound(tournament_id)
         return self.commands.cache.cached(tournament_id)
 
     def rebuild(self, tournament_id: str) -> Tournament:
         """Return the tournament folded afresh from its whole stream."""
-        events = self.store.read(tournament_id) if _ID.match(tournament_id) else []
+        events = self.store.read(tournament_id) if is_tournament_id(tournament_id) else []
         if not events:
             raise TournamentNotFound(tournament_id)
         return replay(events)

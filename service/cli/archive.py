@@ -19,6 +19,7 @@ from domain.errors import DomainError
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, json_objects, read_export
 from domain.game import replay
+from domain.ids import GAME_ID_FORM, is_game_id
 from domain.results import PRESENT, VERIFIED, SignatureCheck
 from projections.game import game_view
 from service.adapters.house_keys import KeysError, public_keys_from
@@ -114,12 +115,12 @@ def _audit(path: str, receipts: str | None = None, key: str | None = None) -> in
         chained = identity(events)
         seats = ", ".join(seat["name"] or f"bot:{seat['bot']}" for seat in chained["seats"])
         print(
-            f"PASS {chained['game']} {chained['id']} (rules {chained['rules_version']}, {chained['dealing']} dealing,"
+            f"PASS {chained['game']} {_shown(chained['id'])} (rules {chained['rules_version']}, {chained['dealing']} dealing,"
             f" seats {seats}, options {json.dumps(chained['options'], sort_keys=True)}): {report.events} events;"
             f" checked {', '.join(report.checks)}; {signed_by(report.signature)}"
         )
         return 0
-    print(f"FAIL {head.get('game')} {head.get('id')} at event {report.failed_at}: {report.reason}")
+    print(f"FAIL {head.get('game')} {_shown(head.get('id'))} at event {report.failed_at}: {report.reason}")
     return 1
 
 
@@ -130,6 +131,11 @@ def signed_by(check: SignatureCheck) -> str:
     if check.status == PRESENT:
         return f"signed by key {check.key_id} (not verified: give --key)"
     return "unsigned"
+
+
+def _shown(game_id: object) -> str:
+    """Return a file's game id to print: as it is when of the service's form, else quoted (no terminal escapes)."""
+    return str(game_id) if is_game_id(game_id) else f"{game_id!r} (not an id this service gives)"
 
 
 def _receipts(path: str) -> list[dict[str, Any]]:
@@ -196,6 +202,9 @@ def _archive_command(args: argparse.Namespace) -> int:
         print("menagerie archive: give either GAME_ID FILE or --finished-before DAYS", file=sys.stderr)
         return 2
     if one:
+        if not is_game_id(args.game_id):
+            print(f"menagerie archive: GAME_ID is {GAME_ID_FORM}, not {args.game_id!r}", file=sys.stderr)
+            return 2
         return _archive(args.game_id, args.file)
     if args.finished_before < 0:
         print("menagerie archive: --finished-before takes a number of days, 0 or more", file=sys.stderr)

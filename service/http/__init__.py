@@ -14,6 +14,7 @@ from service.http.errors import register_error_handlers
 from service.http.games import games
 from service.http.json import OrjsonProvider
 from service.http.limits import install_limits, limit_defaults
+from service.http.paths import install_id_checks
 from service.http.routing import App
 from service.http.security import install_security_headers
 from service.http.sessions import install_no_sessions
@@ -40,6 +41,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     services = services or from_env(background_jobs=True)
     app.extensions["menagerie"] = services
     register_error_handlers(app)
+    install_id_checks(app)
     install_views(app)
     app.register_blueprint(games)
     app.register_blueprint(tournaments)

@@ -46,7 +46,7 @@ def acting_seat(game: Game) -> int:
 def _seat_of(game: Game, token: str) -> int:
     match = _SEAT_TOKEN.match(token)
     if match is None:
-        raise UnknownToken("the bearer token is not a seat token")
+        raise UnknownToken(_not_a(token, "seat token"))
     token_game, seat = match.group(1), int(match.group(2))
     digest = token_sha256(token)
     # A seat's token hash never changes once taken, so the cached game will do for a match. A seat
@@ -95,10 +95,30 @@ def require_organiser(tournament: Tournament) -> None:
 def _holder_of(tournament: Tournament, token: str) -> int | str:
     match = _TOURNAMENT_TOKEN.match(token)
     if match is None:
-        raise UnknownToken("the bearer token is not a tournament token")
+        raise UnknownToken(_not_a(token, "tournament token"))
     if match.group(1) != tournament.id:
         raise WrongTournament("this token belongs to another tournament")
     who = services().tournaments.caller(tournament, token)
     if who is None:
         raise UnknownToken("the bearer token is not a tournament token")
     return who
+
+
+def _not_a(token: str, wanted: str) -> str:
+    """Say why a token is not of the kind a route takes, and what to send instead (never echoing the token)."""
+    if token == "":
+        return (
+            f"the Authorization header must read 'Bearer <{wanted}>': the word Bearer, a space, then the token"
+            " (it holds no Bearer scheme, or nothing after it)"
+        )
+    if wanted == "seat token" and _TOURNAMENT_TOKEN.match(token):
+        return (
+            "this is a tournament's token; a game route takes a seat token: an entrant finds its games and"
+            " seat tokens in GET /tournaments/{id} sent with this token"
+        )
+    if wanted == "tournament token" and _SEAT_TOKEN.match(token):
+        return (
+            "this is a game's seat token; a tournament route takes the organiser's token or an entrant's"
+            " (from POST /tournaments or POST /tournaments/{id}/register)"
+        )
+    return f"the bearer token is not a {wanted}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify
+from flask import Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
@@ -32,6 +32,7 @@ from service.errors import (
 from service.http.bodies import drain_body
 from service.http.json import encode
 from service.http.limits import retry_after_s
+from service.http.paths import nearest_path
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,22 @@ def error_response(status: int, code: str, message: str, details: Any = None) ->
     return response, status
 
 
+def _first_problem(messages: Any, path: str = "") -> str | None:
+    """Return the first message of marshmallow's nested messages, with the field it is about (`seats.0: ...`)."""
+    if isinstance(messages, str):
+        return f"{path}: {messages}" if path else messages
+    items = (
+        messages.items() if isinstance(messages, dict) else enumerate(messages) if isinstance(messages, list) else ()
+    )
+    for key, value in items:
+        # A list's messages and a schema's own (`_schema`) are about the field that holds them.
+        inner = path if isinstance(messages, list) or key == "_schema" else f"{path}.{key}" if path else str(key)
+        found = _first_problem(value, inner)
+        if found is not None:
+            return found
+    return None
+
+
 def register_error_handlers(app: Flask) -> None:
     """Answer every error a request can raise with its status and the JSON error body."""
 
@@ -93,11 +110,19 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError) -> ResponseReturnValue:
-        return error_response(400, "invalid_request", "the request does not match its schema", error.messages)
+        message = "the request does not match its schema"
+        first = _first_problem(error.messages)
+        if first is not None:
+            message = f"{message}: {first}"  # the one a newcomer fixes first; details has every one
+        return error_response(400, "invalid_request", message, error.messages)
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> ResponseReturnValue:
         code = (error.name or "error").lower().replace(" ", "_")
+        meant = nearest_path(request.path) if error.code == 404 else None
+        if meant is not None:
+            # A newcomer's `/game/<id>`: say which path the API has rather than a bare "not found".
+            return error_response(404, code, f"no such path; did you mean {meant}?", {"did_you_mean": meant})
         response, status = error_response(error.code or 500, code, error.description or error.name)
         # Keep what the exception says beside its body: `Allow` on a 405, `Retry-After` on a 429.
         for name, value in error.get_headers():

@@ -3,8 +3,9 @@
 The counters live on the same Redis as the store (the embedded fakeredis in
 embedded mode), under the deployment's key prefix, so every API process of a
 deployment counts one client together. Limits are generous by default and set
-by environment (`MENAGERIE_RATE_CREATE`, `MENAGERIE_RATE_ACTIONS`) or by the
-app's config (`RATE_LIMIT_CREATE`, `RATE_LIMIT_ACTIONS`; `RATE_LIMITS_ENABLED`).
+by environment (`MENAGERIE_RATE_CREATE`, `MENAGERIE_RATE_ACTIONS`,
+`MENAGERIE_RATE_AUDITS`) or by the app's config (`RATE_LIMIT_CREATE`,
+`RATE_LIMIT_ACTIONS`, `RATE_LIMIT_AUDITS`; `RATE_LIMITS_ENABLED`).
 A client over a limit gets 429 `too_many_requests` with `Retry-After`.
 """
 
@@ -27,11 +28,19 @@ from service.bootstrap import Services
 # client creating more than a game a second is a flood.
 DEFAULT_CREATE = "60 per minute"
 DEFAULT_ACTIONS = "600 per minute"
+# A finished game's or tournament's audit is computed once and kept, so a repeat costs a read; an
+# auditor checks a few a minute. The first ask of a large tournament costs up to a second, so a
+# client asking for many in a loop is held to this, counted over both audit routes together.
+DEFAULT_AUDITS = "30 per minute"
 
 # The views each limit applies to, by endpoint.
 LIMITED = {
     "RATE_LIMIT_CREATE": ("games.create_game", "tournaments.create_tournament"),
     "RATE_LIMIT_ACTIONS": ("games.post_action", "games.join_game", "tournaments.register"),
+}
+# Limits whose views count together, one counter per client for the whole group.
+SHARED = {
+    "RATE_LIMIT_AUDITS": ("games.audit_game", "tournaments.audit_tournament"),
 }
 
 EXTENSION = "menagerie.limiter"
@@ -43,6 +52,7 @@ def limit_defaults() -> dict[str, object]:
         "RATE_LIMITS_ENABLED": os.environ.get("MENAGERIE_RATE_LIMITS", "on") != "off",
         "RATE_LIMIT_CREATE": os.environ.get("MENAGERIE_RATE_CREATE", DEFAULT_CREATE),
         "RATE_LIMIT_ACTIONS": os.environ.get("MENAGERIE_RATE_ACTIONS", DEFAULT_ACTIONS),
+        "RATE_LIMIT_AUDITS": os.environ.get("MENAGERIE_RATE_AUDITS", DEFAULT_AUDITS),
     }
 
 
@@ -66,6 +76,11 @@ def install_limits(app: Flask, services: Services) -> None:
     for config_key, endpoints in LIMITED.items():
         for endpoint in endpoints:
             limited: Any = limiter.limit(app.config[config_key])(app.view_functions[endpoint])
+            app.view_functions[endpoint] = limited
+    for config_key, endpoints in SHARED.items():
+        shared = limiter.shared_limit(app.config[config_key], scope=config_key.lower())
+        for endpoint in endpoints:
+            limited = shared(app.view_functions[endpoint])
             app.view_functions[endpoint] = limited
     app.extensions[EXTENSION] = limiter
 

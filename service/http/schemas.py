@@ -37,6 +37,11 @@ class SeatSpecSchema(Schema):
     class Meta:
         unknown = RAISE
 
+    # What a seat given as a string ("ann") or a number is told, rather than "Invalid input type.".
+    error_messages = {
+        "type": 'a seat is an object: {"name": "ann"} for a person, {"bot": "heuristic"} for a bot, {} for an open seat'
+    }
+
     name = Text(max_length=NAME_LENGTH)
     bot = fields.String(validate=validate.OneOf(BOT_KINDS))
     entropy = _entropy()

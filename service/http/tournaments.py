@@ -26,6 +26,7 @@ from service.errors import (
 )
 from service.http.audits import audit_response
 from service.http.auth import require_organiser, tournament_caller
+from service.http.bot_games import tournament_bot_place
 from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
     ANNUL,
@@ -73,9 +74,11 @@ def register(tournament_id: str) -> ResponseReturnValue:
     data = body(REGISTER)
     if "bot" in data:
         require_organiser(tournament)
-    registered = service().register(
-        tournament_id, name=data.get("name"), bot=data.get("bot"), entropy=data.get("entropy")
-    )
+    # A bot may fill one more all-bot table: its place counts toward the address's all-bot cap.
+    with tournament_bot_place(tournament if "bot" in data else None):
+        registered = service().register(
+            tournament_id, name=data.get("name"), bot=data.get("bot"), entropy=data.get("entropy")
+        )
     return jsonify(registered), 201
 
 
