@@ -24,9 +24,11 @@ from service.adapters.connections import STORE_UNAVAILABLE, ConfigError, StoreRe
 from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
+from service.adapters.note_keys import signer_from_env
 from service.adapters.outages import ShardOutages
 from service.adapters.slots import aggregate_key
 from service.adapters.store import MAX_BLOCK_MS, EventStore
+from service.adapters.tlog import RedisLeaves
 from service.application.archive import ArchiveService
 from service.application.audits import AuditService
 from service.application.games import GameService
@@ -35,6 +37,7 @@ from service.application.seat_logs import SeatLogs
 from service.application.steward import Steward
 from service.application.tournament_files import TournamentFiles
 from service.application.tournaments import TournamentService
+from service.application.transparency import NoteSigner, TransparencyLog
 from workers.bots.players import BotPlayers
 
 log = logging.getLogger(__name__)
@@ -63,6 +66,8 @@ class Services:
     audits: AuditService = field(kw_only=True)
     # Bundles, audits and listings of tournaments, read through the tournament service's cache.
     tournament_files: TournamentFiles = field(kw_only=True)
+    # The public, append-only log of finished games' and tournaments' results.
+    log: TransparencyLog = field(kw_only=True)
 
     def rq(self) -> Redis:
         """Return RQ's Redis connection."""
@@ -80,15 +85,20 @@ class Services:
 # least once).
 JOBS: dict[str, Callable[..., object]] = {
     "step": lambda services, game_id, version: services.games.step(game_id, version),
-    # A finished game's follow-up: rate it, then pack its stream (less memory, the same events).
-    "rate": lambda services, game_id: (services.ratings.rate_game(game_id), services.archive.pack(game_id)),
+    # A finished game's follow-up: rate it, log its result (once per game), then pack its stream
+    # (less memory, the same events).
+    "rate": lambda services, game_id: (
+        services.ratings.rate_game(game_id),
+        services.log.log_game(services.repository.load(game_id)),
+        services.archive.pack(game_id),
+    ),
     "advance": lambda services, tournament_id: services.tournaments.advance(tournament_id),
     "audit": lambda services, audit_id: services.audits.run(audit_id),
 }
 
 
 def _game_finished(services: Services, game: Game) -> None:
-    """What a finished game sets off: rate it; move its tournament on, if it has one."""
+    """What a finished game sets off: rate it and log its result (the job `rate`); move its tournament on."""
     services.jobs.rate(game.id)
     services.tournaments.game_finished(game)
 
@@ -114,6 +124,7 @@ def build(
     queue_redis: Redis | None = None,
     blocking_redis: StoreRedis | None = None,
     step_slice_s: float = 0.05,
+    log_signer: NoteSigner | None = None,
 ) -> Services:
     """Wire the services on a Redis connection (real or fake), or a Redis Cluster.
 
@@ -128,6 +139,9 @@ def build(
     step may wait before the due index calls it overdue (see `Steward`).
     `step_slice_s` is how long one step job goes on taking a game's
     consecutive system and bot steps before it yields (`GameService.step`).
+
+    `log_signer` signs the transparency log's checkpoints; by default the key
+    `MENAGERIE_LOG_KEY` names, else one kept in this Redis (a new one when `embedded`).
     """
     if queue_redis is None and isinstance(redis, Redis):
         queue_redis = redis
@@ -157,7 +171,11 @@ def build(
         slice_s=step_slice_s,
     )
     ratings = RatingService(store, repository)
-    tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
+    signer = log_signer or signer_from_env(None if embedded else redis, prefix)
+    results_log = TransparencyLog(RedisLeaves(redis, prefix), signer, signer.name)
+    tournaments = TournamentService(
+        store, TournamentIndex(redis, prefix), games, ratings, jobs, on_finished=results_log.log_tournament
+    )
     archive = ArchiveService(store, directory, repository, held=tournaments.holds)
     # The embedded server audits on a thread of its own, so that a long audit never holds up bot turns.
     audit_jobs = (
@@ -187,6 +205,7 @@ def build(
         queue_redis,
         audits=audits,
         tournament_files=tournament_files,
+        log=results_log,
     )
     return services
 

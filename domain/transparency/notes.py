@@ -83,10 +83,11 @@ def signed_note(body: str, name: str, public_key: bytes, signature: bytes) -> st
 
 def parse_vkey(text: str) -> VerifierKey:
     """Read a verifier key written `<name>+<hash hex>+<base64(0x01 || key)>`."""
-    parts = text.strip().split("+")
+    # A name holds no "+"; the base64 key may.
+    parts = text.strip().split("+", 2)
     if len(parts) < 3:
         raise NoteError("a verifier key is <name>+<hash>+<key>")
-    name, hash_hex, encoded = "+".join(parts[:-2]), parts[-2], parts[-1]
+    name, hash_hex, encoded = parts
     try:
         raw = base64.b64decode(encoded, validate=True)
         claimed = bytes.fromhex(hash_hex)

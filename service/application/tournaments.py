@@ -72,6 +72,8 @@ class TournamentService:
     jobs: Jobs
     clock: Callable[[], str] = utc_now
     new_secret: Callable[[], str] = new_secret
+    # What a tournament's end sets off (the bootstrap logs its result).
+    on_finished: Callable[[Tournament], object] = lambda tournament: None
     commands: CommandPath[Tournament] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -313,13 +315,16 @@ class TournamentService:
         expected_version: int | None = None,
         optimistic: bool = False,
     ) -> Outcome[Tournament]:
-        return self.commands.run(
+        outcome = self.commands.run(
             tournament_id,
             decide_,
             expected_version=expected_version,
             optimistic=optimistic,
             command_id=_command_id,
         )
+        if outcome.events and outcome.after.status == FINISHED:
+            self.on_finished(outcome.after)
+        return outcome
 
     def _open_table(self, tournament: Tournament, table: Table) -> bool:
         """Create and link a table's game, unless another worker claimed it."""

@@ -1,0 +1,155 @@
+"""The transparency log of results: append a signed result's statement, publish checkpoints and proofs.
+
+Every finished game and tournament is a leaf: the canonical JSON of its
+statement `{id, type, final_version, final_hash}`. The log is RFC 9162's
+append-only Merkle tree; a checkpoint is its size and root as a C2SP signed
+note; proofs are computed from the stored leaf hashes on each ask (a proof
+reads every leaf of the tree it proves over, once; see docs/operators.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from domain.canonical import canonical_bytes
+from domain.game import Game
+from domain.tournament.state import Tournament
+from domain.transparency import merkle
+from domain.transparency.notes import Checkpoint, VerifierKey, signed_note
+from service.errors import BadRequest, NotFound
+
+
+class NoteSigner(Protocol):
+    """The key the log signs its checkpoints with (the house key, once wired)."""
+
+    @property
+    def name(self) -> str:
+        """The key's name, as signature lines and the verifier key carry it."""
+        ...
+
+    @property
+    def public_key(self) -> bytes:
+        """The raw Ed25519 public key."""
+        ...
+
+    def sign(self, message: bytes) -> bytes:
+        """Return the Ed25519 signature of `message`."""
+        ...
+
+
+class Leaves(Protocol):
+    """Where the log's leaves are kept (`service.adapters.tlog.RedisLeaves`)."""
+
+    def append(self, result_id: str, entry: bytes) -> int: ...
+    def size(self) -> int: ...
+    def leaves(self, size: int | None = None) -> list[bytes]: ...
+    def entry(self, index: int) -> bytes | None: ...
+    def index_of(self, result_id: str) -> int | None: ...
+
+
+class LogEntryNotFound(NotFound):
+    """No entry at that index, or no result with that id, in the log."""
+
+    code = "log_entry_not_found"
+
+
+class BadLogRange(BadRequest):
+    """A tree size or index the log cannot answer for (beyond its size, or out of order)."""
+
+    code = "bad_log_range"
+
+
+def result_statement(kind: str, result_id: str, final_version: int, final_hash: str) -> dict[str, Any]:
+    """Return the statement a finished game's or tournament's leaf holds."""
+    return {"id": result_id, "type": kind, "final_version": final_version, "final_hash": final_hash}
+
+
+@dataclass(frozen=True)
+class InclusionProof:
+    """Leaf `index` of the tree of `size`: its entry's leaf hash and audit path."""
+
+    index: int
+    size: int
+    leaf: bytes
+    path: list[bytes]
+
+
+@dataclass
+class TransparencyLog:
+    """The log: appends results, signs checkpoints, proves inclusion and consistency."""
+
+    leaves: Leaves
+    signer: NoteSigner
+    origin: str
+
+    def append(self, result_id: str, entry: bytes) -> int:
+        """Append an entry once per result id; return its index (the first one's on a repeat)."""
+        return self.leaves.append(result_id, entry)
+
+    def append_result(self, statement: Mapping[str, Any]) -> int:
+        """Append a result statement (its canonical JSON) under its id; return its index."""
+        return self.append(str(statement["id"]), canonical_bytes(dict(statement)))
+
+    def log_game(self, game: Game) -> int:
+        """Append a finished game's result; return its index."""
+        return self.append_result(result_statement("game", game.id, game.version, game.last_hash))
+
+    def log_tournament(self, tournament: Tournament) -> int:
+        """Append a finished tournament's result; return its index."""
+        return self.append_result(
+            result_statement("tournament", tournament.id, tournament.version, tournament.last_hash)
+        )
+
+    def verifier_key(self) -> VerifierKey:
+        """Return the key checkpoints verify with."""
+        return VerifierKey(self.signer.name, self.signer.public_key)
+
+    def checkpoint(self) -> Checkpoint:
+        """Return the log's present size and root."""
+        leaves = self.leaves.leaves()
+        return Checkpoint(self.origin, len(leaves), merkle.root(leaves))
+
+    def signed_checkpoint(self) -> str:
+        """Return the present checkpoint as a signed note."""
+        body = self.checkpoint().body()
+        return signed_note(body, self.signer.name, self.signer.public_key, self.signer.sign(body.encode()))
+
+    def entry(self, index: int) -> bytes:
+        """Return entry `index`."""
+        entry = self.leaves.entry(index)
+        if entry is None:
+            raise LogEntryNotFound(f"the log has no entry {index}", index=index)
+        return entry
+
+    def index_of(self, result_id: str) -> int:
+        """Return the index of a result's leaf."""
+        index = self.leaves.index_of(result_id)
+        if index is None:
+            raise LogEntryNotFound(f"result {result_id} is not in the log", id=result_id)
+        return index
+
+    def inclusion(self, index: int, size: int | None = None) -> InclusionProof:
+        """Return the proof that leaf `index` is in the tree of `size` leaves (default: the present tree)."""
+        leaves = self._tree(size)
+        if not 0 <= index < len(leaves):
+            raise BadLogRange(f"leaf {index} is not in a tree of {len(leaves)}", index=index, size=len(leaves))
+        return InclusionProof(
+            index, len(leaves), leaves[index], merkle.inclusion_proof(index, len(leaves), merkle.subtrees_of(leaves))
+        )
+
+    def consistency(self, first: int, second: int | None = None) -> tuple[int, list[bytes]]:
+        """Return the size of the second tree and the proof that the tree of `first` leaves is a prefix of it."""
+        leaves = self._tree(second)
+        if not 0 <= first <= len(leaves):
+            raise BadLogRange(f"no consistency proof from {first} to {len(leaves)}", first=first, second=len(leaves))
+        return len(leaves), merkle.consistency_proof(first, len(leaves), merkle.subtrees_of(leaves))
+
+    def _tree(self, size: int | None) -> list[bytes]:
+        if size is not None and size < 0:
+            raise BadLogRange("a tree size is 0 or more", size=size)
+        leaves = self.leaves.leaves(size)
+        if size is not None and len(leaves) < size:
+            raise BadLogRange(f"the log has {len(leaves)} leaves, not {size}", size=size, log_size=len(leaves))
+        return leaves
