@@ -78,7 +78,7 @@ class RedisLeaves:
 
     def entry(self, index: int) -> bytes | None:
         """Return entry `index`, or None if the log has no such entry."""
-        if index < 0:
+        if not 0 <= index < 1 << 62:  # beyond any list Redis can hold (and LINDEX's range)
             return None
         return cast(bytes | None, self.redis.lindex(self.keys[1], index))
 

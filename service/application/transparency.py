@@ -18,7 +18,7 @@ from domain.game import Game
 from domain.tournament.state import Tournament
 from domain.transparency import merkle
 from domain.transparency.notes import Checkpoint, VerifierKey, signed_note
-from service.errors import BadRequest, NotFound
+from service.errors import NotFound, Refused
 
 
 class NoteSigner(Protocol):
@@ -55,8 +55,8 @@ class LogEntryNotFound(NotFound):
     code = "log_entry_not_found"
 
 
-class BadLogRange(BadRequest):
-    """A tree size or index the log cannot answer for (beyond its size, or out of order)."""
+class BadLogRange(Refused):
+    """A tree size or leaf the log cannot answer for: beyond its size, or out of order (a well-formed ask: 422)."""
 
     code = "bad_log_range"
 
