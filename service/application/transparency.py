@@ -18,6 +18,7 @@ from domain.game import Game
 from domain.tournament.state import Tournament
 from domain.transparency import merkle
 from domain.transparency.notes import Checkpoint, VerifierKey, signed_note
+from domain.transparency.results import result_statement
 from service.errors import NotFound, Refused
 
 
@@ -59,11 +60,6 @@ class BadLogRange(Refused):
     """A tree size or leaf the log cannot answer for: beyond its size, or out of order (a well-formed ask: 422)."""
 
     code = "bad_log_range"
-
-
-def result_statement(kind: str, result_id: str, final_version: int, final_hash: str) -> dict[str, Any]:
-    """Return the statement a finished game's or tournament's leaf holds."""
-    return {"id": result_id, "type": kind, "final_version": final_version, "final_hash": final_hash}
 
 
 @dataclass(frozen=True)

@@ -132,3 +132,43 @@ def prove_included(reader: LogReader, checkpoint: Checkpoint, result_id: str) ->
     except merkle.ProofError as error:
         raise LogAlarm("BAD PROOF", f"{result_id}'s entry is not proved in the signed tree: {error.message}") from None
     return int(proof["index"]), json.loads(entry)
+
+
+def is_url(source: str) -> bool:
+    """Tell a log's address from a file naming one."""
+    return source.startswith(("http://", "https://"))
+
+
+def check_in_log(source: str, key_text: str | None, statement: dict[str, Any]) -> str:
+    """Check that `statement` is in the log; return what was checked, or raise `LogAlarm` / `LogUnreadable`.
+
+    `source` is the log's address (its present checkpoint is fetched; the key is
+    `key_text`, or the one the server names), or a `menagerie monitor` state file
+    (its address, its pinned key, and the checkpoint it last accepted).
+    """
+    if is_url(source):
+        reader = LogReader(http_fetch(source))
+        key = parse_vkey(key_text) if key_text else reader.key()
+        checkpoint, _ = reader.checkpoint(key)
+        trusted = "the key given" if key_text else "the key the log names"
+    else:
+        with open(source, encoding="utf-8") as file:
+            state = json.load(file)
+        key = parse_vkey(state["key"])
+        reader = LogReader(http_fetch(state["url"]))
+        try:
+            checkpoint = open_checkpoint(state["checkpoint"], key, verify_ed25519)
+        except NoteError as error:
+            raise LogAlarm("BAD SIGNATURE", f"{source}'s checkpoint: {error.message}") from None
+        trusted = "the monitor's pinned key"
+    index, logged = prove_included(reader, checkpoint, str(statement["id"]))
+    if logged != statement:
+        raise LogAlarm(
+            "ANOTHER RESULT",
+            f"the log holds {json.dumps(logged, sort_keys=True)} for {statement['id']}, not this file's"
+            f" {json.dumps(statement, sort_keys=True)}",
+        )
+    return (
+        f"in the log {checkpoint.origin} at entry {index} of {checkpoint.size}"
+        f" (checkpoint signed by {key.name}+{key.key_hash.hex()}, {trusted})"
+    )
