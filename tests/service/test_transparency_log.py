@@ -115,3 +115,20 @@ def test_the_go_note_example_signer_key_signs_its_text_to_the_published_note():
     with pytest.raises(NoteError, match="does not verify"):
         open_note(GO_NOTE.replace("cryptography", "cryptographY"), signer.verifier_key(), verify_ed25519)
     assert "AYEK" not in repr(signer)
+
+
+def test_a_finished_tournament_and_its_games_end_up_in_the_log(services):
+    created, _ = services.tournaments.create("toy", rounds=1, table_sizes=[2], seed="logged")
+    for _ in range(4):
+        services.tournaments.register(created.id, bot="random")
+    services.tournaments.start(created.id)
+    tournament = services.tournaments.load(created.id)
+    assert tournament.status == "finished"
+    statements = [json.loads(services.log.entry(i)) for i in range(services.log.checkpoint().size)]
+    assert sorted(s["type"] for s in statements) == ["game", "game", "tournament"]
+    assert next(s for s in statements if s["type"] == "tournament") == {
+        "id": created.id,
+        "type": "tournament",
+        "final_version": tournament.version,
+        "final_hash": tournament.last_hash,
+    }
