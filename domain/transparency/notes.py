@@ -66,6 +66,11 @@ class VerifierKey:
 Verifier = Callable[[bytes, bytes, bytes], bool]
 
 
+def is_key_name(name: str) -> bool:
+    """Tell whether `name` may name a key: not empty, no "+", no whitespace or other control character."""
+    return bool(name) and "+" not in name and all(char.isprintable() and not char.isspace() for char in name)
+
+
 def key_hash(name: str, public_key: bytes) -> bytes:
     """Return an Ed25519 key's hash: the first 4 bytes of SHA-256(name || 0x0A || 0x01 || key)."""
     return hashlib.sha256(name.encode() + b"\n" + bytes([ED25519]) + public_key).digest()[:4]
@@ -93,7 +98,9 @@ def parse_vkey(text: str) -> VerifierKey:
         claimed = bytes.fromhex(hash_hex)
     except (binascii.Error, ValueError):
         raise NoteError("a verifier key whose hash or key is not hex and base64") from None
-    if not name or len(raw) != 33 or raw[0] != ED25519:
+    if not is_key_name(name):
+        raise NoteError("a key name is printable, with no spaces and no +")
+    if len(raw) != 33 or raw[0] != ED25519:
         raise NoteError("only Ed25519 verifier keys are read here")
     key = VerifierKey(name, raw[1:])
     if key.key_hash != claimed:

@@ -20,7 +20,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from domain.transparency.notes import ED25519, NoteError, VerifierKey, key_hash
+from domain.transparency.notes import ED25519, NoteError, VerifierKey, is_key_name, key_hash
 from service.adapters.connections import ConfigError, StoreRedis
 from service.adapters.tlog import log_key
 
@@ -78,6 +78,8 @@ def parse_signer(text: str) -> Ed25519NoteSigner:
         claimed = bytes.fromhex(hash_hex)
     except (binascii.Error, ValueError):
         raise NoteError("a signer key whose hash or key is not hex and base64") from None
+    if not is_key_name(name):
+        raise NoteError("a key name is printable, with no spaces and no +")
     if len(raw) != 33 or raw[0] != ED25519:
         raise NoteError("only Ed25519 signer keys are read here")
     signer = Ed25519NoteSigner(name, raw[1:])
@@ -105,6 +107,8 @@ def signer_from_env(redis: StoreRedis | None, prefix: str) -> Ed25519NoteSigner:
         except (OSError, NoteError) as error:
             raise ConfigError(f"MENAGERIE_LOG_KEY {path}: {error}") from None
     name = os.environ.get("MENAGERIE_LOG_NAME", DEFAULT_NAME)
+    if not is_key_name(name):
+        raise ConfigError(f"MENAGERIE_LOG_NAME {name!r}: a key name is printable, with no spaces and no +")
     if redis is None:
         return new_signer(name)
     log.warning("MENAGERIE_LOG_KEY is not set: the log's checkpoints are signed with a key kept in Redis")

@@ -10,7 +10,8 @@ import pytest
 
 from domain.transparency import merkle
 from domain.transparency.notes import NoteError, open_checkpoint, open_note, signed_note
-from service.adapters.note_keys import new_signer, parse_signer, verify_ed25519
+from service.adapters.connections import ConfigError
+from service.adapters.note_keys import new_signer, parse_signer, signer_from_env, verify_ed25519
 from service.adapters.slots import slot_of_key
 from service.adapters.tlog import RedisLeaves, ResultRewritten, log_key
 from service.application.transparency import BadLogRange, LogEntryNotFound, TransparencyLog
@@ -132,3 +133,22 @@ def test_a_finished_tournament_and_its_games_end_up_in_the_log(services):
         "final_version": tournament.version,
         "final_hash": tournament.last_hash,
     }
+
+
+def test_the_log_key_comes_from_the_file_menagerie_log_key_names(tmp_path, monkeypatch):
+    signer = new_signer("keyfile.test/results")
+    path = tmp_path / "log.key"
+    path.write_text(signer.text() + "\n")
+    monkeypatch.setenv("MENAGERIE_LOG_KEY", str(path))
+    assert signer_from_env(None, "p").verifier_key() == signer.verifier_key()
+    path.write_text(signer.text().replace("keyfile", "other"))
+    with pytest.raises(ConfigError, match="hash does not match"):
+        signer_from_env(None, "p")
+
+
+@pytest.mark.parametrize("name", ["with space", "with+plus", "", "tab\there"])
+def test_a_key_name_a_note_could_not_carry_is_refused(monkeypatch, name):
+    monkeypatch.delenv("MENAGERIE_LOG_KEY", raising=False)
+    monkeypatch.setenv("MENAGERIE_LOG_NAME", name)
+    with pytest.raises(ConfigError):
+        signer_from_env(None, "p")
