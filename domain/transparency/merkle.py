@@ -53,7 +53,7 @@ def root(leaves: Sequence[bytes]) -> bytes:
     return top
 
 
-def _split(n: int) -> int:
+def split(n: int) -> int:
     """Return the largest power of two smaller than n (n > 1)."""
     return 1 << ((n - 1).bit_length() - 1)
 
@@ -74,7 +74,7 @@ def inclusion_proof(index: int, size: int, subtree: Subtree) -> list[bytes]:
     proof: list[bytes] = []
     start, end = 0, size
     while end - start > 1:
-        k = _split(end - start)
+        k = split(end - start)
         if index - start < k:
             proof.append(subtree(start + k, end))
             end = start + k
@@ -93,7 +93,7 @@ def consistency_proof(first: int, second: int, subtree: Subtree) -> list[bytes]:
     proof: list[bytes] = []
     m, start, end, whole = first, 0, second, True
     while m != end - start:
-        k = _split(end - start)
+        k = split(end - start)
         if m <= k:
             proof.append(subtree(start + k, end))
             end = start + k

@@ -70,11 +70,9 @@ class RedisLeaves:
         """Return the number of leaves."""
         return int(self.redis.llen(self.keys[0]))
 
-    def leaves(self, size: int | None = None) -> list[bytes]:
-        """Return the leaf hashes of the first `size` leaves (all by default)."""
-        if size == 0:
-            return []
-        return cast(list[bytes], self.redis.lrange(self.keys[0], 0, -1 if size is None else size - 1))
+    def range(self, start: int, end: int) -> list[bytes]:
+        """Return the leaf hashes of leaves [start, end)."""
+        return cast(list[bytes], self.redis.lrange(self.keys[0], start, end - 1)) if end > start else []
 
     def entry(self, index: int) -> bytes | None:
         """Return entry `index`, or None if the log has no such entry."""

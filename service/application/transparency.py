@@ -10,7 +10,7 @@ reads every leaf of the tree it proves over, once; see docs/operators.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from domain.canonical import canonical_bytes
@@ -45,7 +45,7 @@ class Leaves(Protocol):
 
     def append(self, result_id: str, entry: bytes) -> int: ...
     def size(self) -> int: ...
-    def leaves(self, size: int | None = None) -> list[bytes]: ...
+    def range(self, start: int, end: int) -> list[bytes]: ...
     def entry(self, index: int) -> bytes | None: ...
     def index_of(self, result_id: str) -> int | None: ...
 
@@ -72,6 +72,33 @@ class InclusionProof:
     path: list[bytes]
 
 
+# A complete subtree of this many leaves or more is hashed once per process and kept: the log
+# only grows, so the hash of leaves [start, start + 2^k) never changes once they are all there.
+KEPT_FROM = 256
+
+
+class SubtreeHashes:
+    """The hashes of ranges of the log's leaves, read from the store, with complete subtrees kept."""
+
+    def __init__(self, leaves: Leaves) -> None:
+        self.leaves = leaves
+        self.kept: dict[tuple[int, int], bytes] = {}
+
+    def __call__(self, start: int, end: int) -> bytes:
+        """Return the Merkle tree hash of leaves [start, end)."""
+        n = end - start
+        if n <= KEPT_FROM:
+            return merkle.root(self.leaves.range(start, end))
+        complete = n & (n - 1) == 0 and start % n == 0
+        if complete and (start, end) in self.kept:
+            return self.kept[start, end]
+        k = merkle.split(n)
+        value = merkle.node_hash(self(start, start + k), self(start + k, end))
+        if complete:
+            self.kept[start, end] = value
+        return value
+
+
 @dataclass
 class TransparencyLog:
     """The log: appends results, signs checkpoints, proves inclusion and consistency."""
@@ -79,6 +106,10 @@ class TransparencyLog:
     leaves: Leaves
     signer: NoteSigner
     origin: str
+    subtrees: SubtreeHashes = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.subtrees = SubtreeHashes(self.leaves)
 
     def append(self, result_id: str, entry: bytes) -> int:
         """Append an entry once per result id; return its index (the first one's on a repeat)."""
@@ -104,8 +135,8 @@ class TransparencyLog:
 
     def checkpoint(self) -> Checkpoint:
         """Return the log's present size and root."""
-        leaves = self.leaves.leaves()
-        return Checkpoint(self.origin, len(leaves), merkle.root(leaves))
+        size = self.leaves.size()
+        return Checkpoint(self.origin, size, self.subtrees(0, size) if size else merkle.EMPTY_ROOT)
 
     def signed_checkpoint(self) -> str:
         """Return the present checkpoint as a signed note."""
@@ -128,24 +159,23 @@ class TransparencyLog:
 
     def inclusion(self, index: int, size: int | None = None) -> InclusionProof:
         """Return the proof that leaf `index` is in the tree of `size` leaves (default: the present tree)."""
-        leaves = self._tree(size)
-        if not 0 <= index < len(leaves):
-            raise BadLogRange(f"leaf {index} is not in a tree of {len(leaves)}", index=index, size=len(leaves))
-        return InclusionProof(
-            index, len(leaves), leaves[index], merkle.inclusion_proof(index, len(leaves), merkle.subtrees_of(leaves))
-        )
+        size = self._size(size)
+        if not 0 <= index < size:
+            raise BadLogRange(f"leaf {index} is not in a tree of {size}", index=index, size=size)
+        leaf = self.leaves.range(index, index + 1)[0]
+        return InclusionProof(index, size, leaf, merkle.inclusion_proof(index, size, self.subtrees))
 
     def consistency(self, first: int, second: int | None = None) -> tuple[int, list[bytes]]:
         """Return the size of the second tree and the proof that the tree of `first` leaves is a prefix of it."""
-        leaves = self._tree(second)
-        if not 0 <= first <= len(leaves):
-            raise BadLogRange(f"no consistency proof from {first} to {len(leaves)}", first=first, second=len(leaves))
-        return len(leaves), merkle.consistency_proof(first, len(leaves), merkle.subtrees_of(leaves))
+        second = self._size(second)
+        if not 0 <= first <= second:
+            raise BadLogRange(f"no consistency proof from {first} to {second}", first=first, second=second)
+        return second, merkle.consistency_proof(first, second, self.subtrees)
 
-    def _tree(self, size: int | None) -> list[bytes]:
-        if size is not None and size < 0:
-            raise BadLogRange("a tree size is 0 or more", size=size)
-        leaves = self.leaves.leaves(size)
-        if size is not None and len(leaves) < size:
-            raise BadLogRange(f"the log has {len(leaves)} leaves, not {size}", size=size, log_size=len(leaves))
-        return leaves
+    def _size(self, size: int | None) -> int:
+        present = self.leaves.size()
+        if size is None:
+            return present
+        if not 0 <= size <= present:
+            raise BadLogRange(f"the log has {present} leaves, not {size}", size=size, log_size=present)
+        return size

@@ -14,7 +14,12 @@ from service.adapters.connections import ConfigError
 from service.adapters.note_keys import new_signer, parse_signer, signer_from_env, verify_ed25519
 from service.adapters.slots import slot_of_key
 from service.adapters.tlog import RedisLeaves, ResultRewritten, log_key
-from service.application.transparency import BadLogRange, LogEntryNotFound, TransparencyLog
+from service.application.transparency import (
+    KEPT_FROM,
+    BadLogRange,
+    LogEntryNotFound,
+    TransparencyLog,
+)
 from service.bootstrap import build
 from tests.domain.test_transparency import GO_NOTE, GO_TEXT, GO_VKEY
 from tests.support.services import on_every_store
@@ -152,3 +157,25 @@ def test_a_key_name_a_note_could_not_carry_is_refused(monkeypatch, name):
     monkeypatch.setenv("MENAGERIE_LOG_NAME", name)
     with pytest.raises(ConfigError):
         signer_from_env(None, "p")
+
+
+def test_proofs_in_a_log_of_kept_subtrees_match_the_rfc_tree_of_every_leaf(results_log):
+    # Past KEPT_FROM leaves the log keeps the hashes of complete subtrees; they must be the RFC's, at every size.
+    entries = [f"result {n}".encode() for n in range(3 * KEPT_FROM + 5)]
+    for n, entry in enumerate(entries[: 2 * KEPT_FROM + 1]):
+        results_log.append(f"r{n}", entry)
+    leaves = [merkle.leaf_hash(entry) for entry in entries]
+    first = results_log.checkpoint()
+    assert first.root == merkle.root(leaves[: first.size])
+    for n, entry in enumerate(entries[first.size :], start=first.size):
+        results_log.append(f"r{n}", entry)
+    second = results_log.checkpoint()
+    assert second.root == merkle.root(leaves)
+    for index in (0, KEPT_FROM - 1, KEPT_FROM, 2 * KEPT_FROM, len(entries) - 1):
+        for size, root in ((first.size, first.root), (second.size, second.root)):
+            if index < size:
+                proof = results_log.inclusion(index, size)
+                merkle.verify_inclusion(index, size, leaves[index], proof.path, root)
+    size, path = results_log.consistency(first.size)
+    merkle.verify_consistency(first.size, size, first.root, second.root, path)
+    assert results_log.subtrees.kept  # the subtrees were kept, and reused by the second checkpoint
