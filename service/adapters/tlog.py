@@ -80,6 +80,10 @@ class RedisLeaves:
             return None
         return cast(bytes | None, self.redis.lindex(self.keys[1], index))
 
+    def entries(self, start: int, end: int) -> list[bytes]:
+        """Return entries [start, end), as many of them as the log holds."""
+        return cast(list[bytes], self.redis.lrange(self.keys[1], start, end - 1)) if end > start else []
+
     def index_of(self, result_id: str) -> int | None:
         """Return the index of a result's leaf, or None if it is not in the log."""
         index = self.redis.hget(self.keys[2], result_id)

@@ -21,6 +21,7 @@ from service.adapters.note_keys import verify_ed25519
 # GET `path` (with its query) from the log's server: the status and the body.
 Fetch = Callable[[str], tuple[int, bytes]]
 TIMEOUT_S = 30
+PAGE = 1000  # entries a request, the most the log serves at once
 
 
 class LogUnreadable(Exception):
@@ -104,6 +105,17 @@ class LogReader:
         if status != 200:
             raise LogUnreadable(f"GET /log/entries/{index} answered {status}")
         return body
+
+    def entries(self, start: int, end: int) -> list[bytes]:
+        """Return entries [start, end) as served, a page at a time; fewer below the signed size is an alarm."""
+        found: list[bytes] = []
+        while start + len(found) < end:
+            at = start + len(found)
+            page = self.json(f"/log/entries?start={at}&limit={min(PAGE, end - at)}")["entries"]
+            if not page:
+                raise LogAlarm("MISSING ENTRY", f"entry {at} is below the signed size but the log does not serve it")
+            found.extend(entry.encode() for entry in page)
+        return found[: end - start]
 
     def consistency(self, first: int, second: int) -> list[bytes]:
         """Return the served consistency proof from `first` to `second` leaves."""

@@ -101,7 +101,7 @@ def check(reader: LogReader, url: str, key: VerifierKey, state: MonitorState | N
         rewritten = _first_rewritten(reader, old_leaves)
         if rewritten is not None:
             raise LogAlarm("REWRITTEN ENTRY", f"entry {rewritten} no longer hashes to the leaf it had when first read")
-    leaves = old_leaves + [merkle.leaf_hash(reader.entry(index)) for index in range(len(old_leaves), new.size)]
+    leaves = old_leaves + [merkle.leaf_hash(entry) for entry in reader.entries(len(old_leaves), new.size)]
     if merkle.root(leaves) != new.root:
         raise LogAlarm(
             "ENTRIES DO NOT MATCH", f"the {new.size} entries served do not hash to the signed root of the checkpoint"
@@ -125,7 +125,8 @@ def _extends(reader: LogReader, old: Checkpoint, new: Checkpoint) -> bool:
 
 
 def _first_rewritten(reader: LogReader, leaves: list[bytes]) -> int | None:
-    return next((i for i, leaf in enumerate(leaves) if merkle.leaf_hash(reader.entry(i)) != leaf), None)
+    served = reader.entries(0, len(leaves))
+    return next((i for i, (leaf, entry) in enumerate(zip(leaves, served)) if merkle.leaf_hash(entry) != leaf), None)
 
 
 def run(args: argparse.Namespace, reader: LogReader | None = None) -> int:

@@ -278,6 +278,16 @@ class TournamentListQuerySchema(Schema):
 MAX_LOG_SIZE = 1 << 40
 
 
+class EntriesQuerySchema(Schema):
+    """`GET /log/entries` query: up to `limit` entries from `start`."""
+
+    class Meta:
+        unknown = RAISE
+
+    start = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_LOG_SIZE))
+    limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=1000)
+
+
 class InclusionQuerySchema(Schema):
     """`GET /log/proof/inclusion/{index}` query: the tree of `size` leaves (default: the present one)."""
 
@@ -321,5 +331,6 @@ DISQUALIFY = DisqualifySchema()
 ANNUL = AnnulSchema()
 TOURNAMENT_LIST_QUERY = TournamentListQuerySchema()
 INCLUSION_QUERY = InclusionQuerySchema()
+ENTRIES_QUERY = EntriesQuerySchema()
 RESULT_INCLUSION_QUERY = ResultInclusionQuerySchema()
 CONSISTENCY_QUERY = ConsistencyQuerySchema()

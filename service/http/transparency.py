@@ -13,7 +13,7 @@ from flask.typing import ResponseReturnValue
 
 from service.application.transparency import InclusionProof
 from service.http.requests import query, services
-from service.http.schemas import CONSISTENCY_QUERY, INCLUSION_QUERY, RESULT_INCLUSION_QUERY
+from service.http.schemas import CONSISTENCY_QUERY, ENTRIES_QUERY, INCLUSION_QUERY, RESULT_INCLUSION_QUERY
 
 transparency = Blueprint("transparency", __name__)
 
@@ -41,6 +41,14 @@ def get_key() -> ResponseReturnValue:
 def get_entry(index: int) -> ResponseReturnValue:
     """Return entry `index`: the result statement's bytes exactly as its leaf hashes them."""
     return Response(services().log.entry(index), mimetype="application/json")
+
+
+@transparency.get("/log/entries")
+def get_entries() -> ResponseReturnValue:
+    """Return up to `limit` entries from `start`, each as its exact text (canonical JSON is ASCII)."""
+    args = query(ENTRIES_QUERY)
+    entries = services().log.entries(args["start"], args["limit"])
+    return jsonify({"start": args["start"], "entries": [entry.decode("ascii") for entry in entries]})
 
 
 @transparency.get("/log/proof/inclusion")

@@ -56,6 +56,17 @@ def test_the_first_checkpoint_is_consistent_with_a_later_one(client):
     assert client.get(f"/log/proof/consistency?from={old.size}").json == proof
 
 
+def test_entries_are_served_a_page_at_a_time_as_the_exact_text_their_leaves_hash(client):
+    games = [_finished_game(client, f"page{n}") for n in range(3)]
+    page = client.get("/log/entries?start=1&limit=5").json
+    assert page["start"] == 1 and [json.loads(entry)["id"] for entry in page["entries"]] == games[1:]
+    for index, entry in enumerate(page["entries"], start=1):
+        assert entry.encode() == client.get(f"/log/entries/{index}").data
+        proof = client.get(f"/log/proof/inclusion/{index}").json
+        assert base64.b64decode(proof["leaf_hash"]) == merkle.leaf_hash(entry.encode())
+    assert client.get("/log/entries?start=3").json == {"start": 3, "entries": []}
+
+
 def test_the_empty_log_has_the_empty_root(client):
     assert _checkpoint(client).root == merkle.EMPTY_ROOT
 
@@ -75,6 +86,9 @@ def test_the_empty_log_has_the_empty_root(client):
         ("/log/proof/inclusion/1?size=1", 422, "bad_log_range"),
         ("/log/proof/inclusion/1", 422, "bad_log_range"),
         ("/log/proof/inclusion/0?size=zero", 400, "invalid_request"),
+        ("/log/entries", 400, "invalid_request"),
+        ("/log/entries?start=0&limit=1001", 400, "invalid_request"),
+        ("/log/entries?start=-1", 400, "invalid_request"),
         ("/log/proof/consistency", 400, "invalid_request"),
         ("/log/proof/consistency?from=0", 400, "invalid_request"),
         ("/log/proof/consistency?from=1&to=5", 422, "bad_log_range"),

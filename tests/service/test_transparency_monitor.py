@@ -15,7 +15,7 @@ from domain.transparency import merkle
 from service.adapters.note_keys import new_signer
 from service.adapters.tlog import log_key
 from service.bootstrap import build
-from service.cli import monitor
+from service.cli import log_reader, monitor
 from service.cli.log_reader import LogReader
 from service.http import create_app
 from tests.support.services import FAKE, REAL, on_every_store
@@ -55,6 +55,12 @@ def _monitor(server, state, capsys):
     code = monitor.run(args, LogReader(server.fetch))
     out, err = capsys.readouterr()
     return code, out + err
+
+
+@pytest.fixture(autouse=True)
+def small_pages(monkeypatch):
+    """The monitor reads entries two to a page here, so that every test crosses pages."""
+    monkeypatch.setattr(log_reader, "PAGE", 2)
 
 
 @pytest.fixture
