@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.transparency import merkle
 from domain.transparency.notes import (
@@ -178,3 +180,31 @@ def test_a_signed_checkpoint_opens_to_its_checkpoint():
     checkpoint = Checkpoint("example.com/log", 8, ROOTS[8])
     note = signed_note(checkpoint.body(), key.name, key.public_key, b"s" * 64)
     assert open_checkpoint(note, key, lambda _k, message, _s: message == checkpoint.body().encode()) == checkpoint
+
+
+def _reference_root(leaves):
+    """RFC 9162's MTH, written as the RFC defines it (recursively), to check the fast one against."""
+    if not leaves:
+        return merkle.EMPTY_ROOT
+    if len(leaves) == 1:
+        return leaves[0]
+    k = merkle.split(len(leaves))
+    return merkle.node_hash(_reference_root(leaves[:k]), _reference_root(leaves[k:]))
+
+
+@given(st.integers(min_value=1, max_value=70), st.data())
+def test_any_trees_proofs_verify_and_a_changed_leaf_or_root_fails_them(size, data):
+    leaves = [merkle.leaf_hash(n.to_bytes(2, "big")) for n in range(size)]
+    tree = merkle.subtrees_of(leaves)
+    assert merkle.root(leaves) == _reference_root(leaves)
+    index = data.draw(st.integers(min_value=0, max_value=size - 1))
+    first = data.draw(st.integers(min_value=1, max_value=size))
+    path = merkle.inclusion_proof(index, size, tree)
+    merkle.verify_inclusion(index, size, leaves[index], path, merkle.root(leaves))
+    with pytest.raises(merkle.ProofError):
+        merkle.verify_inclusion(index, size, merkle.leaf_hash(b"other"), path, merkle.root(leaves))
+    proof = merkle.consistency_proof(first, size, tree)
+    merkle.verify_consistency(first, size, merkle.root(leaves[:first]), merkle.root(leaves), proof)
+    if first < size:
+        with pytest.raises(merkle.ProofError):
+            merkle.verify_consistency(first, size, merkle.leaf_hash(b"other"), merkle.root(leaves), proof)
