@@ -16,6 +16,9 @@ from domain.ratings import counts, identity, leaderboard, rebuild
 from domain.tournament.audit import audit_bundle
 from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
 from domain.tournament.bundle import read_bundle
+from domain.transparency.notes import NoteError
+from domain.transparency.results import result_statement
+from service.cli import log_reader
 from service.cli.files import export_lines
 
 
@@ -25,6 +28,12 @@ def add_parsers(commands: Any) -> None:
         "audit-tournament", help="audit a tournament bundle (GET /tournaments/{id}/export), offline"
     )
     check.add_argument("file")
+    check.add_argument(
+        "--log",
+        metavar="URL|STATE",
+        help="also check that the tournament's result is in the transparency log (as for `menagerie audit`)",
+    )
+    check.add_argument("--log-key", metavar="VKEY", help="the log's verifier key (default: the one the log names)")
     ratings = commands.add_parser("ratings", help="ratings from files")
     actions = ratings.add_subparsers(dest="ratings_command", required=True)
     again = actions.add_parser(
@@ -38,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     """Run an offline command; exit 0 on success, 1 on a failed audit, 2 on a bad file."""
     try:
         if args.command == "audit-tournament":
-            return _audit_tournament(args.file)
+            return _audit_tournament(args.file, args.log, args.log_key)
         return _rebuild(args.files, args.game)
     except ExportFormatError as error:
         print(f"menagerie: {error.message}", file=sys.stderr)
@@ -48,12 +57,25 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
-def _audit_tournament(path: str) -> int:
+def _audit_tournament(path: str, log: str | None = None, log_key: str | None = None) -> int:
     bundle = read_bundle(export_lines(path))
     report = audit_bundle(bundle)
     name = f"{bundle.head.get('game')} tournament {bundle.head.get('id')}"
+    logged = ""
+    if report.ok and log is not None:
+        # What the log must hold is what the chain says: the id it was created with, its last version and hash.
+        first, last = bundle.events[0], bundle.events[-1]
+        statement = result_statement("tournament", str(first["data"]["id"]), int(last["seq"]), str(last["hash"]))
+        try:
+            logged = "; " + log_reader.check_in_log(log, log_key, statement)
+        except log_reader.LogAlarm as alarm:
+            print(f"FAIL {name}: the bundle audits, but {alarm}")
+            return 1
+        except (log_reader.LogUnreadable, NoteError, KeyError, ValueError) as error:
+            print(f"{log}: cannot read the log: {error}", file=sys.stderr)
+            return 2
     if report.ok:
-        print(f"PASS {name}: {report.events} events, {report.games} games; checked {', '.join(report.checks)}")
+        print(f"PASS {name}: {report.events} events, {report.games} games; checked {', '.join(report.checks)}{logged}")
         return 0
     game = f" (game {report.game_id})" if report.game_id else ""
     print(f"FAIL {name} at tournament event {report.failed_at}{game}: {report.reason}")

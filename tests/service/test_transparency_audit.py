@@ -96,3 +96,24 @@ def test_a_log_that_cannot_be_read_is_exit_2(log_services, tmp_path, monkeypatch
     monkeypatch.setattr(log_reader, "http_fetch", lambda url: lambda path: (503, b"{}"))
     assert menagerie(["audit", str(path), "--log", URL]) == 2
     assert "cannot read the log" in capsys.readouterr().err
+
+
+def test_a_finished_tournaments_bundle_audits_and_is_proved_in_the_log(log_services, tmp_path, capsys):
+    services, client, _ = log_services
+    created, _ = services.tournaments.create("toy", rounds=1, table_sizes=[2], seed="logged")
+    for _ in range(4):
+        services.tournaments.register(created.id, bot="random")
+    services.tournaments.start(created.id)
+    path = tmp_path / "bundle.ndjson"
+    path.write_text("".join(services.tournament_files.export(created.id)))
+    assert menagerie(["audit-tournament", str(path), "--log", URL]) == 0
+    said = capsys.readouterr().out
+    assert f"PASS toy tournament {created.id}: " in said and "in the log log.test/results at entry" in said
+    other = build(fakeredis.FakeRedis(), "elsewhere", inline_jobs=True, embedded=True)
+    elsewhere, _ = other.tournaments.create("toy", rounds=1, table_sizes=[2], seed="unlogged")
+    for _ in range(4):
+        other.tournaments.register(elsewhere.id, bot="random")
+    other.tournaments.start(elsewhere.id)
+    path.write_text("".join(other.tournament_files.export(elsewhere.id)))
+    assert menagerie(["audit-tournament", str(path), "--log", URL]) == 1
+    assert "the bundle audits, but NOT IN LOG" in capsys.readouterr().out
