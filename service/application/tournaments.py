@@ -214,6 +214,9 @@ class TournamentService:
         """Take every step the tournament waits on: "advanced", "waiting", "busy" or "idle"."""
         outcome = "idle"
         tournament = self.load(tournament_id)
+        if tournament.status == FINISHED:
+            # Its end was set off when it finished; a job run again (that one failed) sets it off again.
+            self.on_finished(tournament)
         for _ in range(10_000):  # each pass appends something or returns
             current = tournament.current
             if tournament.status != ACTIVE or current is None:

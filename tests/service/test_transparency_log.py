@@ -179,3 +179,17 @@ def test_proofs_in_a_log_of_kept_subtrees_match_the_rfc_tree_of_every_leaf(resul
     size, path = results_log.consistency(first.size)
     merkle.verify_consistency(first.size, size, first.root, second.root, path)
     assert results_log.subtrees.kept  # the subtrees were kept, and reused by the second checkpoint
+
+
+def test_a_tournament_whose_result_could_not_be_logged_is_logged_by_its_next_step(services):
+    logged = services.tournaments.on_finished
+    services.tournaments.on_finished = lambda tournament: None  # the store failed as it ended
+    created, _ = services.tournaments.create("toy", rounds=1, table_sizes=[2], seed="retried")
+    for _ in range(4):
+        services.tournaments.register(created.id, bot="random")
+    services.tournaments.start(created.id)
+    with pytest.raises(LogEntryNotFound):
+        services.log.index_of(created.id)
+    services.tournaments.on_finished = logged
+    services.tournaments.advance(created.id)  # the job, run again
+    assert json.loads(services.log.entry(services.log.index_of(created.id)))["type"] == "tournament"
