@@ -19,6 +19,7 @@ from redis import Redis
 from rq import Queue, get_current_job
 
 from domain.game import Game
+from domain.tournament.state import Tournament
 from service.adapters import house_keys
 from service.adapters.audit_jobs import AuditRecords, AuditThread
 from service.adapters.cache import GameRepository
@@ -26,9 +27,11 @@ from service.adapters.connections import STORE_UNAVAILABLE, ConfigError, StoreRe
 from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
+from service.adapters.note_keys import signer_from_env
 from service.adapters.outages import ShardOutages
 from service.adapters.slots import aggregate_key
 from service.adapters.store import MAX_BLOCK_MS, EventStore
+from service.adapters.tlog import RedisLeaves
 from service.application.archive import ArchiveService
 from service.application.audits import AuditService
 from service.application.games import GameService
@@ -38,6 +41,7 @@ from service.application.signatures import HouseSigner, ResultSignatures
 from service.application.steward import Steward
 from service.application.tournament_files import TournamentFiles
 from service.application.tournaments import TournamentService
+from service.application.transparency import NoteSigner, TransparencyLog
 from workers.bots.players import BotPlayers
 
 log = logging.getLogger(__name__)
@@ -68,6 +72,8 @@ class Services:
     tournament_files: TournamentFiles = field(kw_only=True)
     # The house's signatures of finished results, and its keys.
     signatures: ResultSignatures = field(kw_only=True)
+    # The public, append-only log of finished games' and tournaments' results.
+    log: TransparencyLog = field(kw_only=True)
 
     def rq(self) -> Redis:
         """Return RQ's Redis connection."""
@@ -85,18 +91,30 @@ class Services:
 # least once).
 JOBS: dict[str, Callable[..., object]] = {
     "step": lambda services, game_id, version: services.games.step(game_id, version),
-    # A finished game's follow-up: rate it, then pack its stream (less memory, the same events).
-    "rate": lambda services, game_id: (services.ratings.rate_game(game_id), services.archive.pack(game_id)),
+    # A finished game's follow-up: rate it, log its result (once per game), then pack its stream
+    # (less memory, the same events).
+    "rate": lambda services, game_id: (
+        services.ratings.rate_game(game_id),
+        services.log.log_game(services.repository.load(game_id)),
+        services.archive.pack(game_id),
+    ),
     "advance": lambda services, tournament_id: services.tournaments.advance(tournament_id),
     "audit": lambda services, audit_id: services.audits.run(audit_id),
 }
 
 
 def _game_finished(services: Services, game: Game) -> None:
-    """What a finished game sets off: the house signs its result; rate it; move its tournament on, if it has one."""
+    """What a finished game sets off: the house signs its result; rate it and log it (the job `rate`); move its
+    tournament on, if it has one."""
     services.signatures.game(game)
     services.jobs.rate(game.id)
     services.tournaments.game_finished(game)
+
+
+def _tournament_finished(signatures: ResultSignatures, results_log: TransparencyLog, tournament: Tournament) -> None:
+    """What a finished tournament sets off: the house signs its result, then it goes in the log."""
+    signatures.tournament(tournament)
+    results_log.log_tournament(tournament)
 
 
 def step_timeout_from_env() -> int:
@@ -121,6 +139,7 @@ def build(
     blocking_redis: StoreRedis | None = None,
     step_slice_s: float = 0.05,
     keys: HouseSigner | None = None,
+    log_signer: NoteSigner | None = None,
 ) -> Services:
     """Wire the services on a Redis connection (real or fake), or a Redis Cluster.
 
@@ -137,6 +156,8 @@ def build(
     consecutive system and bot steps before it yields (`GameService.step`).
     `keys` sign finished results: by default MENAGERIE_KEYS_DIR's, else an
     ephemeral key published in the store (`house_keys.from_env`).
+    `log_signer` signs the transparency log's checkpoints; by default the key
+    `MENAGERIE_LOG_KEY` names, else one kept in this Redis (a new one when `embedded`).
     """
     if queue_redis is None and isinstance(redis, Redis):
         queue_redis = redis
@@ -167,8 +188,15 @@ def build(
         slice_s=step_slice_s,
     )
     ratings = RatingService(store, repository)
+    signer = log_signer or signer_from_env(None if embedded else redis, prefix)
+    results_log = TransparencyLog(RedisLeaves(redis, prefix), signer, signer.name)
     tournaments = TournamentService(
-        store, TournamentIndex(redis, prefix), games, ratings, jobs, on_finished=signatures.tournament
+        store,
+        TournamentIndex(redis, prefix),
+        games,
+        ratings,
+        jobs,
+        on_finished=lambda tournament: _tournament_finished(signatures, results_log, tournament),
     )
     archive = ArchiveService(store, directory, repository, signatures, held=tournaments.holds)
     # The embedded server audits on a thread of its own, so that a long audit never holds up bot turns.
@@ -200,6 +228,7 @@ def build(
         audits=audits,
         tournament_files=tournament_files,
         signatures=signatures,
+        log=results_log,
     )
     return services
 

@@ -71,7 +71,7 @@ class TournamentService:
     jobs: Jobs
     clock: Callable[[], str] = utc_now
     new_secret: Callable[[], str] = new_secret
-    # What a finished tournament sets off (the bootstrap's: the house signs its result).
+    # What a finished tournament sets off (the bootstrap's: the house signs its result and logs it).
     on_finished: Callable[[Tournament], object] = lambda tournament: None
     commands: CommandPath[Tournament] = field(init=False)
 
@@ -213,6 +213,9 @@ class TournamentService:
         """Take every step the tournament waits on: "advanced", "waiting", "busy" or "idle"."""
         outcome = "idle"
         tournament = self.load(tournament_id)
+        if tournament.status == FINISHED:
+            # Its end was set off when it finished; a job run again (that one failed) sets it off again.
+            self.on_finished(tournament)
         for _ in range(10_000):  # each pass appends something or returns
             current = tournament.current
             if tournament.status != ACTIVE or current is None:

@@ -8,7 +8,7 @@ import os
 import sys
 
 from service.adapters.connections import ConfigError
-from service.cli import archive, bundles, keys, tournament
+from service.cli import archive, bundles, keys, monitor, tournament
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     archive.add_parsers(commands)
     bundles.add_parsers(commands)
     keys.add_parsers(commands)
+    monitor.add_parser(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -47,6 +48,8 @@ def _run(args: argparse.Namespace) -> int:
         return tournament.main(args)
     if args.command in ("audit", "import", "archive", "replay"):
         return archive.run(args)
+    if args.command == "monitor":
+        return monitor.run(args)
     if args.command in ("audit-tournament", "ratings"):
         return bundles.run(args)
     if args.command == "keys":

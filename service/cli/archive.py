@@ -20,9 +20,11 @@ from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, json_objects, read_export
 from domain.game import replay
 from domain.ids import GAME_ID_FORM, is_game_id
-from domain.results import PRESENT, VERIFIED, SignatureCheck
+from domain.results import GAME, PRESENT, VERIFIED, SignatureCheck, Statement
+from domain.transparency.notes import NoteError
 from projections.game import game_view
 from service.adapters.house_keys import KeysError, public_keys_from
+from service.cli import log_reader
 from service.cli.files import export_lines
 from service.errors import GameNotFound, ServiceError
 
@@ -40,6 +42,13 @@ def add_parsers(commands: Any) -> None:
     """Add the file commands to the `menagerie` parser."""
     check = commands.add_parser("audit", help="audit an exported finished game, offline (no server, no Redis)")
     check.add_argument("file")
+    check.add_argument(
+        "--log",
+        metavar="URL|STATE",
+        help="also check that the game's result is in the transparency log: at its address (its present"
+        " checkpoint), or as a `menagerie monitor` state file names it (the checkpoint that monitor accepted)",
+    )
+    check.add_argument("--log-key", metavar="VKEY", help="the log's verifier key (default: the one the log names)")
     check.add_argument(
         "--receipts",
         help="a file of what the service acknowledged (a JSON object a line: an event with its seq and hash, or an"
@@ -72,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     """Run one of the file commands; exit 0 on success, 1 on a failed audit or refusal, 2 on a bad file."""
     try:
         if args.command == "audit":
-            return _audit(args.file, args.receipts, args.key)
+            return _audit(args.file, args.receipts, args.key, args.log, args.log_key)
         if args.command == "replay":
             return _replay(args.file, args.at, args.seat)
         if args.command == "import":
@@ -92,7 +101,9 @@ def _read(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return read_export(export_lines(path))
 
 
-def _audit(path: str, receipts: str | None = None, key: str | None = None) -> int:
+def _audit(
+    path: str, receipts: str | None = None, key: str | None = None, log: str | None = None, log_key: str | None = None
+) -> int:
     head, events = _read(path)
     if not is_complete(head):
         print(f"{path}: a redacted or unfinished export cannot be audited (its seed is secret)", file=sys.stderr)
@@ -110,6 +121,16 @@ def _audit(path: str, receipts: str | None = None, key: str | None = None) -> in
             print(f"{receipts}: {error.message}", file=sys.stderr)
             return 2
         report = check_receipts(events, promised) or report
+    logged = ""
+    if report.ok and log is not None:
+        try:
+            logged = "; " + log_reader.check_in_log(log, log_key, _final_statement(events))
+        except log_reader.LogAlarm as alarm:
+            print(f"FAIL {head.get('game')} {head.get('id')}: the file audits, but {alarm}")
+            return 1
+        except (log_reader.LogUnreadable, NoteError, KeyError, ValueError) as error:
+            print(f"{log}: cannot read the log: {error}", file=sys.stderr)
+            return 2
     if report.ok:
         # What is printed is what the chain says, not the header.
         chained = identity(events)
@@ -117,7 +138,7 @@ def _audit(path: str, receipts: str | None = None, key: str | None = None) -> in
         print(
             f"PASS {chained['game']} {_shown(chained['id'])} (rules {chained['rules_version']}, {chained['dealing']} dealing,"
             f" seats {seats}, options {json.dumps(chained['options'], sort_keys=True)}): {report.events} events;"
-            f" checked {', '.join(report.checks)}; {signed_by(report.signature)}"
+            f" checked {', '.join(report.checks)}; {signed_by(report.signature)}{logged}"
         )
         return 0
     print(f"FAIL {head.get('game')} {_shown(head.get('id'))} at event {report.failed_at}: {report.reason}")
@@ -136,6 +157,12 @@ def signed_by(check: SignatureCheck) -> str:
 def _shown(game_id: object) -> str:
     """Return a file's game id to print: as it is when of the service's form, else quoted (no terminal escapes)."""
     return str(game_id) if is_game_id(game_id) else f"{game_id!r} (not an id this service gives)"
+
+
+def _final_statement(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the result statement the log holds for this game: its id, last version and last hash, as chained."""
+    last = events[-1]
+    return Statement(str(identity(events)["id"]), GAME, int(last["seq"]), str(last["hash"])).to_dict()
 
 
 def _receipts(path: str) -> list[dict[str, Any]]:

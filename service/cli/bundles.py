@@ -13,10 +13,13 @@ from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
 from domain.ratings import counts, identity, leaderboard, rebuild
+from domain.results import TOURNAMENT, Statement
 from domain.tournament.audit import audit_bundle
 from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
 from domain.tournament.bundle import read_bundle
+from domain.transparency.notes import NoteError
 from service.adapters.house_keys import KeysError, public_keys_from
+from service.cli import log_reader
 from service.cli.archive import KEY_HELP, signed_by
 from service.cli.files import export_lines
 
@@ -28,6 +31,12 @@ def add_parsers(commands: Any) -> None:
     )
     check.add_argument("file")
     check.add_argument("--key", help=KEY_HELP)
+    check.add_argument(
+        "--log",
+        metavar="URL|STATE",
+        help="also check that the tournament's result is in the transparency log (as for `menagerie audit`)",
+    )
+    check.add_argument("--log-key", metavar="VKEY", help="the log's verifier key (default: the one the log names)")
     ratings = commands.add_parser("ratings", help="ratings from files")
     actions = ratings.add_subparsers(dest="ratings_command", required=True)
     again = actions.add_parser(
@@ -41,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     """Run an offline command; exit 0 on success, 1 on a failed audit, 2 on a bad file."""
     try:
         if args.command == "audit-tournament":
-            return _audit_tournament(args.file, args.key)
+            return _audit_tournament(args.file, args.key, args.log, args.log_key)
         return _rebuild(args.files, args.game)
     except ExportFormatError as error:
         print(f"menagerie: {error.message}", file=sys.stderr)
@@ -51,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
-def _audit_tournament(path: str, key: str | None = None) -> int:
+def _audit_tournament(path: str, key: str | None = None, log: str | None = None, log_key: str | None = None) -> int:
     bundle = read_bundle(export_lines(path))
     try:
         verifier = public_keys_from(key) if key is not None else None
@@ -60,11 +69,24 @@ def _audit_tournament(path: str, key: str | None = None) -> int:
         return 2
     report = audit_bundle(bundle, verifier=verifier)
     name = f"{bundle.head.get('game')} tournament {bundle.head.get('id')}"
+    logged = ""
+    if report.ok and log is not None:
+        # What the log must hold is what the chain says: the id it was created with, its last version and hash.
+        first, last = bundle.events[0], bundle.events[-1]
+        statement = Statement(str(first["data"]["id"]), TOURNAMENT, int(last["seq"]), str(last["hash"])).to_dict()
+        try:
+            logged = "; " + log_reader.check_in_log(log, log_key, statement)
+        except log_reader.LogAlarm as alarm:
+            print(f"FAIL {name}: the bundle audits, but {alarm}")
+            return 1
+        except (log_reader.LogUnreadable, NoteError, KeyError, ValueError) as error:
+            print(f"{log}: cannot read the log: {error}", file=sys.stderr)
+            return 2
     if report.ok:
         games = ", ".join(f"{n} {status}" for status, n in sorted(report.game_signatures.items())) or "none"
         print(
             f"PASS {name}: {report.events} events, {report.games} games; checked {', '.join(report.checks)};"
-            f" tournament {signed_by(report.signature)}; games' signatures: {games}"
+            f" tournament {signed_by(report.signature)}; games' signatures: {games}{logged}"
         )
         return 0
     game = f" (game {report.game_id})" if report.game_id else ""

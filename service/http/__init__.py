@@ -20,6 +20,7 @@ from service.http.security import install_security_headers
 from service.http.sessions import install_no_sessions
 from service.http.streams import max_streams_default, streams
 from service.http.tournaments import tournaments
+from service.http.transparency import transparency
 from service.http.views import install_views
 from service.web import web
 
@@ -47,6 +48,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     app.register_blueprint(tournaments)
     app.register_blueprint(audits)
     app.register_blueprint(streams)
+    app.register_blueprint(transparency)
     app.register_blueprint(web)
     install_limits(app, services)
     install_security_headers(app)

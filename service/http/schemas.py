@@ -279,6 +279,45 @@ class TournamentListQuerySchema(Schema):
     cursor = fields.Integer(validate=validate.Range(min=0, max=10_000_000), load_default=0)
 
 
+# No log nears a trillion results; a bound keeps sizes and indexes plain integers.
+MAX_LOG_SIZE = 1 << 40
+
+
+class EntriesQuerySchema(Schema):
+    """`GET /log/entries` query: up to `limit` entries from `start`."""
+
+    class Meta:
+        unknown = RAISE
+
+    start = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_LOG_SIZE))
+    limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=1000)
+
+
+class InclusionQuerySchema(Schema):
+    """`GET /log/proof/inclusion/{index}` query: the tree of `size` leaves (default: the present one)."""
+
+    class Meta:
+        unknown = RAISE
+
+    size = fields.Integer(validate=validate.Range(min=1, max=MAX_LOG_SIZE), load_default=None)
+
+
+class ResultInclusionQuerySchema(InclusionQuerySchema):
+    """`GET /log/proof/inclusion` query: a result by its `id`, in the tree of `size` leaves."""
+
+    id = Text(max_length=200, required=True)
+
+
+class ConsistencyQuerySchema(Schema):
+    """`GET /log/proof/consistency` query: from the tree of `from` leaves to that of `to` (default: the present)."""
+
+    class Meta:
+        unknown = RAISE
+
+    first = fields.Integer(data_key="from", required=True, validate=validate.Range(min=1, max=MAX_LOG_SIZE))
+    second = fields.Integer(data_key="to", validate=validate.Range(min=1, max=MAX_LOG_SIZE), load_default=None)
+
+
 # One instance of each, shared by every request: building a schema costs more than loading with it.
 CREATE_GAME = CreateGameSchema()
 VIEW_QUERY = ViewQuerySchema()
@@ -296,3 +335,7 @@ WITHDRAW = WithdrawSchema()
 DISQUALIFY = DisqualifySchema()
 ANNUL = AnnulSchema()
 TOURNAMENT_LIST_QUERY = TournamentListQuerySchema()
+INCLUSION_QUERY = InclusionQuerySchema()
+ENTRIES_QUERY = EntriesQuerySchema()
+RESULT_INCLUSION_QUERY = ResultInclusionQuerySchema()
+CONSISTENCY_QUERY = ConsistencyQuerySchema()
