@@ -7,7 +7,8 @@ reports the first failure with its event number and reason:
    the chain scheme it was written with (every event of a game shares the
    scheme of its first; see `domain.commitments`), and holds no field an
    event does not have (a field the chain covers but nothing reads would
-   pass every other check);
+   pass every other check); its `time` is RFC 3339 in UTC and its
+   `command_id` is of the service's form (`domain.events.is_command_id`);
 2. the game is over and the revealed seed matches the commitment made at
    creation;
 3. under scheme 2, every hidden value was committed, and opens its commitment
@@ -16,8 +17,12 @@ reports the first failure with its event number and reason:
    revealed seed gives exactly the recorded events — so every shuffle and
    deal is recomputed from the seed, no illegal move got in and no event was
    invented, dropped or changed; the result in `GameEnded` is re-derived too.
+   A command holds only the fields of its kind (`domain.game.COMMAND_FIELDS`).
 
-Server time and command ids are not re-derived: the rules do not read them.
+Server time and command ids are not re-derived (the rules do not read them),
+only held to their forms. Games of chain scheme 1 were recorded with the
+recorder's positional ids, `c<n>` where n is the version the batch was appended
+after: a form that carries nothing, accepted under scheme 1 only.
 """
 
 from __future__ import annotations
@@ -31,8 +36,8 @@ from domain.canonical import NonCanonicalValue
 from domain.chance import FIXED, seed_commitment
 from domain.commitments import CHAIN_VERSION, UnknownPath, commitment_key, opens
 from domain.errors import DomainError
-from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash
-from domain.game import FINISHED, blank, decide, evolve
+from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash, is_command_id, is_time
+from domain.game import COMMAND_FIELDS, FINISHED, blank, decide, evolve
 from domain.sealing import declaration, hidden_in
 
 
@@ -66,6 +71,7 @@ class _Failure(Exception):
 CHECKS = (
     "sequence",
     "hash chain",
+    "forms of times, command ids and commands",
     "seed commitment",
     "commitments to hidden values",
     "re-execution of every command",
@@ -158,7 +164,7 @@ def chain_failure(raw: Sequence[Mapping[str, Any]]) -> tuple[int, str] | None:
 
 
 def _check_chain(raw: list[Mapping[str, Any]]) -> None:
-    previous = GENESIS_HASH
+    previous, batch_after = GENESIS_HASH, 0
     scheme = raw[0].get("chain", 1) if raw else 1
     for position, event in enumerate(raw, start=1):
         seq = event.get("seq")
@@ -169,6 +175,9 @@ def _check_chain(raw: list[Mapping[str, Any]]) -> None:
             raise _Failure(position, f"the event has a field no event has: {sorted(extra)[0]}")
         if event.get("chain", 1) != scheme or scheme not in (1, CHAIN_VERSION):
             raise _Failure(position, f"chain scheme {event.get('chain', 1)} where the game was started under {scheme}")
+        if not (position > 1 and event.get("command_id") == raw[position - 2].get("command_id")) or "command" in event:
+            batch_after = position - 1
+        _check_forms(position, event, scheme, batch_after)
         body = {key: value for key, value in event.items() if key != "hash"}
         try:
             hashed = chain_hash(previous, body)
@@ -181,6 +190,28 @@ def _check_chain(raw: list[Mapping[str, Any]]) -> None:
                 position, "hash chain broken: this event is not the one that was recorded after the previous"
             )
         previous = event["hash"]
+
+
+def _check_forms(position: int, event: Mapping[str, Any], scheme: int, batch_after: int) -> None:
+    """Fail an event whose time, command id or command is not of the form the service records."""
+    if "command" in event and not isinstance(event["command"], Mapping):
+        raise _Failure(position, "the event carries a command that is not a JSON object")
+    if not is_time(event.get("time")):
+        raise _Failure(position, f"the event's time {event.get('time')!r} is not an RFC 3339 time in UTC")
+    command_id = event.get("command_id")
+    if not is_command_id(command_id) and not (scheme == 1 and command_id == f"c{batch_after}"):
+        raise _Failure(position, f"the event's command_id {command_id!r} is not of the service's form")
+
+
+def unknown_field(command: Any, fields: Mapping[str, frozenset[str]]) -> str | None:
+    """Return why a recorded command is not of a kind in `fields` with only that kind's fields, or None."""
+    if not isinstance(command, Mapping):
+        return "a command that is not a JSON object"
+    kind = command.get("kind")
+    if not isinstance(kind, str) or kind not in fields:
+        return f"a command of no known kind ({kind!r})"
+    extra = sorted(set(command) - fields[kind])
+    return f"the {kind} command has a field no {kind} command has: {extra[0]}" if extra else None
 
 
 def _check_commitments(raw: list[Mapping[str, Any]], seed: str) -> None:
@@ -220,6 +251,9 @@ def _reexecute(events: list[RecordedEvent], seed: str, progress: Callable[[int],
         if first.command is None:
             raise _Failure(first.seq, "a batch of events without the command that caused it")
         command = first.command
+        malformed = unknown_field(command, COMMAND_FIELDS)
+        if malformed is not None:
+            raise _Failure(first.seq, malformed)
         if first.type == "GameCreated" and isinstance(command, Mapping):
             # The recorded rules version is part of what is audited against: re-create the game under it.
             # So is its event cap (none recorded: a game from before caps, held to its rules' present cap).

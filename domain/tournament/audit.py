@@ -3,10 +3,12 @@
 In the order of the tournament's stream, reporting the first failure with the
 tournament event it concerns (and the game, when a game is at fault):
 
-1. positions run 1, 2, 3, … and the hash chain is unbroken; the stream starts
+1. positions run 1, 2, 3, … and the hash chain is unbroken, with times and
+   command ids of the service's form (as a game's, `domain.audit`); the stream starts
    with `TournamentCreated` and ends with `TournamentFinished`, whose revealed
    seed matches the commitment published at creation;
-2. every recorded command is re-executed through `domain.tournament.decide`
+2. every recorded command, holding only its kind's fields
+   (`domain.tournament.decide.COMMAND_FIELDS`), is re-executed through `domain.tournament.decide`
    with the revealed seed and must give exactly the recorded events: so each
    round's byes and tables are recomputed from the standings before it and the
    seed by the documented pairing (`domain.tournament.pairing`), every forfeit
@@ -33,17 +35,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.audit import audit as audit_game
-from domain.audit import batches, chain_failure
+from domain.audit import batches, chain_failure, unknown_field
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import RecordedEvent
 from domain.tournament.bundle import Bundle, GameFile
-from domain.tournament.decide import decide
+from domain.tournament.decide import COMMAND_FIELDS, decide
 from domain.tournament.seeding import game_seed, table_secret
 from domain.tournament.state import FINISHED, Tournament, evolve
 
 CHECKS = (
     "sequence and hash chain",
+    "forms of times, command ids and commands",
     "seed commitment",
     "re-execution of every command (pairings, forfeits, corrections, final standings)",
     "every linked game dealt from the tournament's seed for its table",
@@ -130,6 +133,9 @@ def _reexecute(
         first = batch[0]
         if first.command is None:
             raise _Failure(first.seq, "a batch of events without the command that caused it")
+        malformed = unknown_field(first.command, COMMAND_FIELDS)
+        if malformed is not None:
+            raise _Failure(first.seq, malformed)
         try:
             derived = decide(tournament, first.command, seed)
         except DomainError as error:

@@ -190,3 +190,49 @@ def test_an_export_whose_header_says_otherwise_than_its_chain_fails(finished, ke
     assert audit_export(head, finished).ok
     report = audit_export({**head, key: value}, finished)
     assert not report.ok and f"header's {key}" in report.reason
+
+
+def test_a_command_with_a_field_its_kind_does_not_have_fails_even_rechained(finished):
+    events = copy.deepcopy(finished)
+    moved = next(e for e in events if (e.get("command") or {}).get("kind") == "act")
+    moved["command"]["note"] = "harmless?"
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == moved["seq"]
+    assert report.reason == "the act command has a field no act command has: note"
+
+
+def test_a_command_that_is_not_an_object_fails_even_rechained(finished):
+    events = copy.deepcopy(finished)
+    events[0]["command"] = ["create"]
+    previous = GENESIS_HASH
+    for event in events:  # the chain alone: a sealer cannot read such a command either
+        event["hash"] = previous = chain_hash(previous, {k: v for k, v in event.items() if k != "hash"})
+    report = audit(events)
+    assert not report.ok and report.failed_at == 1 and "not a JSON object" in report.reason
+
+
+@pytest.mark.parametrize(
+    "time", [{"at": "2026-01-01T00:00:00Z"}, "yesterday", "2026-13-01T00:00:00Z", "2026-01-01T00:00:00+02:00", 0]
+)
+def test_a_time_that_is_not_an_rfc_3339_utc_string_fails_even_rechained(finished, time):
+    events = copy.deepcopy(finished)
+    events[4]["time"] = time
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == 5 and "not an RFC 3339 time" in report.reason
+
+
+@pytest.mark.parametrize("command_id", ["from the house, with love", "C" * 32, "c4", 7])
+def test_a_command_id_not_of_the_services_form_fails_even_rechained(finished, command_id):
+    events = copy.deepcopy(finished)
+    batch = [e for e in events if e["command_id"] == events[4]["command_id"]]
+    for event in batch:
+        event["command_id"] = command_id
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == batch[0]["seq"] and "not of the service's form" in report.reason
+
+
+def test_the_service_forms_of_time_and_command_id_pass(finished):
+    events = copy.deepcopy(finished)
+    for event in events:
+        event["time"] = "2026-11-28T05:07:09.123Z"
+    assert audit(rehash(events)).ok

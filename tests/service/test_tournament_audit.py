@@ -153,3 +153,20 @@ def test_a_game_whose_chain_ends_elsewhere_than_recorded_fails(bundle):
     report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
     assert not report.ok and report.failed_at == recorded["seq"]
     assert "does not end at the hash the tournament recorded" in report.reason
+
+
+def test_a_tournament_command_with_a_field_its_kind_does_not_have_fails_even_rechained(bundle):
+    events = copy.deepcopy(bundle.events)
+    started = first(events, "RoundStarted")
+    batch_command(events, started)["note"] = "harmless?"
+    report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
+    owner = next(e for e in events if e["command_id"] == started["command_id"] and "command" in e)
+    assert not report.ok and report.failed_at == owner["seq"] and "has a field no" in report.reason
+    assert report.reason.endswith(": note")
+
+
+def test_a_tournament_event_with_a_free_text_command_id_fails_even_rechained(bundle):
+    events = copy.deepcopy(bundle.events)
+    events[1]["command_id"] = "the organiser's favourite"
+    report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
+    assert not report.ok and report.failed_at == 2 and "not of the service's form" in report.reason
