@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.canonical import NonCanonicalValue
@@ -37,6 +37,8 @@ from domain.chance import FIXED, seed_commitment
 from domain.commitments import CHAIN_VERSION, UnknownPath, commitment_key, opens
 from domain.errors import DomainError
 from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash, is_command_id, is_time
+from domain.export import FORMAT as EXPORT_FORMAT
+from domain.export import HEADER_KEYS
 from domain.game import COMMAND_FIELDS, FINISHED, blank, decide, evolve
 from domain.sealing import declaration, hidden_in
 
@@ -120,19 +122,39 @@ def audit_export(head: Mapping[str, Any], raw_events: Iterable[Mapping[str, Any]
     """Audit an exported game, and fail where its header says otherwise than its chained events.
 
     Nothing in a header is hashed: it is a label, and the audit reads each fact
-    it states from the events instead.
+    it states from the events instead. Every field it holds is checked (a
+    field no header has fails); its `signature` is left to the signature check.
     """
     raw = list(raw_events)
     report = audit(raw)
     if not report.ok:
         return report
-    chained = identity(raw)
-    for key, value in chained.items():
-        if key in head and head[key] != value:
-            return AuditReport(
-                False, len(raw), 1, f"the header's {key} {head[key]!r} is not the game's own ({value!r})"
-            )
-    return report
+    wrong = header_mismatch(head, raw)
+    if wrong is not None:
+        return AuditReport(False, len(raw), 1, wrong)
+    return replace(report, checks=(*report.checks, "every header field against the chain"))
+
+
+def header_mismatch(head: Mapping[str, Any], raw: Sequence[Mapping[str, Any]]) -> str | None:
+    """Return the first field of a finished game's export header its chain does not bear out, or None.
+
+    `raw` is the whole log of a game whose audit passed: finished and unredacted.
+    """
+    chained = {
+        "format": EXPORT_FORMAT,
+        **identity(raw),
+        "status": FINISHED,
+        "version": len(raw),
+        "redacted": False,
+    }
+    for key in sorted(head):
+        if key == "signature":
+            continue
+        if key not in HEADER_KEYS:
+            return f"the header has a field no header has: {key}"
+        if head[key] != chained[key]:
+            return f"the header's {key} {_brief(json.dumps(head[key]))} is not the game's own ({chained[key]!r})"
+    return None
 
 
 def check_receipts(raw: Sequence[Mapping[str, Any]], receipts: Iterable[Mapping[str, Any]]) -> AuditReport | None:

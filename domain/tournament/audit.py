@@ -20,7 +20,11 @@ tournament event it concerns (and the game, when a game is at fault):
 4. every recorded result's game is in the bundle, passes its own audit
    (`domain.audit`: its chain, seed, every deal and command re-executed) and
    ended with exactly the recorded places;
-5. the bundle holds no game the tournament did not record.
+5. the bundle holds no game the tournament did not record;
+6. every field of the bundle's header, and of each game's header
+   (`domain.audit.header_mismatch`), says what the chains say: id, game type,
+   seed commitment, status, length, the games recorded; each game's seats,
+   dealing, options and rules version. A `signature` is left to its own check.
 
 The rating snapshots recorded in commands (the last tiebreak) are inputs, like
 a game's moves: they are re-used, not re-derived; `menagerie ratings rebuild`
@@ -34,12 +38,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.audit import audit as audit_game
-from domain.audit import batches, chain_failure, unknown_field
+from domain.audit import audit_export, batches, chain_failure, unknown_field
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import RecordedEvent
-from domain.tournament.bundle import Bundle, GameFile
+from domain.tournament.bundle import FORMAT, HEADER_KEYS, Bundle, GameFile, recorded_games
 from domain.tournament.decide import COMMAND_FIELDS, decide
 from domain.tournament.seeding import game_seed, table_secret
 from domain.tournament.state import FINISHED, Tournament, evolve
@@ -52,6 +55,7 @@ CHECKS = (
     "every linked game dealt from the tournament's seed for its table",
     "every recorded game audited, with the recorded places",
     "no foreign games",
+    "every header field of the bundle and of each game against the chains",
 )
 
 
@@ -104,6 +108,7 @@ def audit_bundle(bundle: Bundle, progress: Callable[[int], None] | None = None) 
             raise _Failure(
                 len(raw), f"the bundle holds game {extra[0]}, which this tournament never recorded", extra[0]
             )
+        _check_header(bundle.head, raw)
     except _Failure as failure:
         return TournamentAuditReport(False, len(raw), len(bundle.games), failure.seq, failure.game_id, failure.reason)
     return TournamentAuditReport(True, len(raw), len(bundle.games), checks=CHECKS)
@@ -176,7 +181,7 @@ def _check_games(tournament: Tournament, event: RecordedEvent, seed: str, games:
         raise _Failure(
             event.seq, f"game {game_id} (round {data['round']}, table {data['table']}) is not in the bundle", game_id
         )
-    report = audit_game(game.events)
+    report = audit_export(game.head, game.events)
     created = game.events[0].get("data", {}) if game.events else {}
     if created.get("id") != game_id:
         raise _Failure(event.seq, f"the bundle's game {game_id} is game {created.get('id')} by its own chain", game_id)
@@ -192,6 +197,31 @@ def _check_games(tournament: Tournament, event: RecordedEvent, seed: str, games:
             event.seq, f"the recorded places {data['places']} are not the game's GameEnded places {ended}", game_id
         )
     return {game_id}
+
+
+def _check_header(head: Mapping[str, Any], raw: list[dict[str, Any]]) -> None:
+    """Fail a bundle header field that is not what the tournament's chain says (it passed its audit)."""
+    created = raw[0]["data"]
+    chained = {
+        "format": FORMAT,
+        "id": created.get("id"),
+        "game": created.get("game"),
+        "status": FINISHED,
+        "version": len(raw),
+        "seed_commitment": created.get("seed_commitment"),
+        "games": recorded_games(raw),
+    }
+    for key in sorted(head):
+        if key == "signature":
+            continue
+        if key not in HEADER_KEYS:
+            raise _Failure(1, f"the bundle's header has a field no header has: {key}")
+        if head[key] != chained[key]:
+            raise _Failure(
+                1,
+                f"the bundle header's {key} {_brief(json.dumps(head[key]))} is not the tournament's own"
+                f" ({_brief(json.dumps(chained[key]))})",
+            )
 
 
 def _check_origin(tournament: Tournament, event: RecordedEvent, game: GameFile, seed: str) -> None:

@@ -170,3 +170,59 @@ def test_a_tournament_event_with_a_free_text_command_id_fails_even_rechained(bun
     events[1]["command_id"] = "the organiser's favourite"
     report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
     assert not report.ok and report.failed_at == 2 and "not of the service's form" in report.reason
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("id", "t-0123456789abcdef"),
+        ("game", "life-is-life"),
+        ("seed_commitment", "0" * 64),
+        ("status", "active"),
+        ("format", "menagerie-tournament/2"),
+        ("note", "trust me"),
+    ],
+)
+def test_a_bundle_whose_header_says_otherwise_than_its_chain_fails(bundle, key, value):
+    report = audit_bundle(Bundle({**bundle.head, key: value}, bundle.events, bundle.games))
+    assert not report.ok and report.failed_at == 1 and f" {key}" in report.reason
+
+
+def test_a_bundle_whose_header_lists_its_games_in_another_order_fails(bundle):
+    head = {**bundle.head, "games": list(reversed(bundle.head["games"]))}
+    report = audit_bundle(Bundle(head, bundle.events, bundle.games))
+    assert not report.ok and "header's games" in report.reason
+
+
+def test_a_bundle_header_with_a_signature_is_left_to_the_signature_check(bundle):
+    report = audit_bundle(Bundle({**bundle.head, "signature": {"alg": "ed25519"}}, bundle.events, bundle.games))
+    assert report.ok and any("header field" in check for check in report.checks)
+
+
+@pytest.mark.parametrize(
+    ("key", "change"),
+    [
+        ("seats", lambda seats: [{**seats[0], "name": "mallory", "bot": None}, *seats[1:]]),
+        ("dealing", lambda dealing: "shared" if dealing == "fixed" else "fixed"),
+        ("options", lambda options: {**(options or {}), "extra": 1}),
+        ("seed_commitment", lambda _: "0" * 64),
+        ("rules_version", lambda _: "0"),
+    ],
+)
+def test_a_game_section_whose_header_says_otherwise_than_its_chain_fails(bundle, key, change):
+    recorded = first(bundle.events, "ResultRecorded", round=3)
+    game_id = recorded["data"]["game_id"]
+    game = bundle.games[game_id]
+    head = {**game.head, key: change(copy.deepcopy(game.head[key]))}
+    games = {**bundle.games, game_id: type(game)(head, game.events)}
+    report = audit_bundle(Bundle(bundle.head, bundle.events, games))
+    assert not report.ok and report.failed_at == recorded["seq"] and report.game_id == game_id
+    assert f"header's {key}" in report.reason
+
+
+def test_an_edited_bundle_header_fails_on_the_command_line(bundle, tmp_path, capsys):
+    path = tmp_path / "t.ndjson"
+    head = {**bundle.head, "game": "zop-zoo"}
+    path.write_text("".join(bundle_lines(head, bundle.events, bundle.games.values())))
+    assert main(["audit-tournament", str(path)]) == 1
+    assert "FAIL" in capsys.readouterr().out
