@@ -14,10 +14,10 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from domain.audit import audit_export, check_receipts, identity
+from domain.audit import audit_export, check_receipts, identity, read_receipts
 from domain.errors import DomainError
 from domain.events import RecordedEvent
-from domain.export import ExportFormatError, is_complete, json_objects, read_export
+from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
 from projections.game import game_view
 from service.cli.files import export_lines
@@ -33,8 +33,9 @@ def add_parsers(commands: Any) -> None:
     check.add_argument("file")
     check.add_argument(
         "--receipts",
-        help="a file of what the service acknowledged (a JSON object a line: an event with its seq and hash, or an"
-        " action's answer): fail where the game's log disagrees with any",
+        help="a receipts file, receipts-<game id>.ndjson: what the service acknowledged, a JSON object a line (an"
+        " event's seq and hash, or an answer holding them); fail where the game's log disagrees with any, and on a"
+        " file with none",
     )
     load = commands.add_parser("import", help="load an exported finished game into the store at REDIS_URL")
     load.add_argument("file")
@@ -87,14 +88,17 @@ def _audit(path: str, receipts: str | None = None) -> int:
     if not is_complete(head):
         print(f"{path}: a redacted or unfinished export cannot be audited (its seed is secret)", file=sys.stderr)
         return 1
-    report = audit_export(head, events)
-    if report.ok and receipts is not None:
+    promised = None
+    if receipts is not None:
         try:
-            promised = _receipts(receipts)
+            with open(receipts, encoding="utf-8") as lines:
+                promised = read_receipts(lines)
         except ExportFormatError as error:
             print(f"{receipts}: {error.message}", file=sys.stderr)
             return 2
-        report = check_receipts(events, promised) or report
+    report = audit_export(head, events)
+    if report.ok and promised is not None:
+        report = check_receipts(events, promised, report)
     if report.ok:
         # What is printed is what the chain says, not the header.
         chained = identity(events)
@@ -107,17 +111,6 @@ def _audit(path: str, receipts: str | None = None) -> int:
         return 0
     print(f"FAIL {head.get('game')} {head.get('id')} at event {report.failed_at}: {report.reason}")
     return 1
-
-
-def _receipts(path: str) -> list[dict[str, Any]]:
-    """Read receipts: a JSON object a line, either an acknowledged event (seq, hash) or an action's answer (its events)."""
-    with open(path, encoding="utf-8") as lines:
-        return [
-            item
-            for _, _, value in json_objects(lines)
-            for item in value.get("events", [value])
-            if isinstance(item, dict)
-        ]
 
 
 def _replay(path: str, at: int | None, seat: int | None) -> int:
