@@ -164,3 +164,36 @@ def test_a_receipts_file_with_no_receipts_or_a_malformed_one_is_an_error_not_a_p
     assert menagerie(["audit", str(export), "--receipts", str(kept)]) == 2
     out = capsys.readouterr()
     assert "PASS" not in out.out and reason in out.err
+
+
+def test_create_and_join_answers_hold_each_seats_receipt_with_the_entropy_it_sent(client, tmp_path, capsys):
+    game = created(client, [{"name": "ann", "entropy": ANN}, {}], options={})
+    ann = game["seats"][0]["receipt"]
+    assert (ann["type"], ann["data"]["seat"], ann["data"]["entropy"]) == ("SeatTaken", 0, ANN)
+    key = {"Idempotency-Key": "bob-joins-" + "7" * 40}
+    joined = client.post(f"/games/{game['id']}/join", json={"name": "bob", "entropy": BOB}, headers=key)
+    assert joined.status_code == 201, joined.json
+    bob = joined.json["receipt"]
+    assert (bob["type"], bob["data"]["seat"], bob["data"]["entropy"]) == ("SeatTaken", 1, BOB)
+    retried = client.post(f"/games/{game['id']}/join", json={"name": "bob", "entropy": BOB}, headers=key)
+    assert retried.status_code == 201 and retried.json["receipt"] == bob
+    seats = [game["seats"][0], {"seat": 1, "token": joined.json["token"]}]
+    answers = play_to_the_end(client, {**game, "seats": seats})
+    published = {event["seq"]: event for event in export_lines(client, game["id"])[1:]}
+    for receipt in (ann, bob):
+        assert published[receipt["seq"]]["hash"] == receipt["hash"]
+        assert published[receipt["seq"]]["data"]["entropy"] == receipt["data"]["entropy"]
+    export, kept = tmp_path / "game.ndjson", tmp_path / "receipts.ndjson"
+    export.write_text(client.get(f"/games/{game['id']}/export").get_data(as_text=True))
+    kept.write_text("".join(json.dumps(answer) + "\n" for answer in [game["seats"][0], joined.json, *answers]))
+    capsys.readouterr()
+    assert menagerie(["audit", str(export), "--receipts", str(kept)]) == 0
+    assert f"receipts, of {2 + sum(len(a['events']) for a in answers)} events from {ann['seq']} to" in (
+        capsys.readouterr().out
+    )
+
+
+def test_a_fixed_games_seats_get_receipts_without_entropy(client):
+    game = created(client, [{"name": "ann"}, {"name": "bob"}], seed="practice")
+    receipts = [seat["receipt"] for seat in game["seats"]]
+    assert [r["data"]["seat"] for r in receipts] == [0, 1] and all("entropy" not in r["data"] for r in receipts)
