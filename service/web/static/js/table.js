@@ -1,5 +1,5 @@
 // The table: your seat's view (or a spectator's), moves made by picking then confirming, the log, the clock.
-import {api, explain, seats, subscribe} from "./api.js";
+import {api, explain, receipts, seats, subscribe} from "./api.js";
 import {Choice} from "./choose.js";
 import {contextFor, eventList, lastMove, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
@@ -76,6 +76,7 @@ export async function table(main, id) {
       // The answer holds this seat's view right after the move: no second request to show it.
       const answer = await api("POST", `/games/${id}/actions?view=true`, {token, body: {action, expected_version: view.version}});
       status.textContent = t("table.move-played");
+      receipts.add(id, answer.events);
       if (answer.view) adopt(answer.view);
       else await refresh();
     } catch (err) {

@@ -17,6 +17,7 @@ export default {
   "seat.bot": "Bot {number} ({bot})",
   "seat.filled": "Platz {number}",
   "seat.open": "freier Platz {number}",
+  "seat.entropy-missing": "Der Server hat dir den Platz gegeben, aber sein Eintrag enthält nicht die Entropie, die dein Browser geschickt hat: Dein Beitrag ist nicht in das Austeilen eingegangen. Spiel diese Partie um nichts, was zählt.",
   "seat.you": "{name} (du)",
   "seat.nobody": "niemand",
   "seat.game": "Das Spiel",

@@ -19,6 +19,7 @@ export default {
   "seat.bot": "Bot {number} ({bot})",
   "seat.filled": "Seat {number}",
   "seat.open": "open seat {number}",
+  "seat.entropy-missing": "The server took your seat, but its record does not hold the entropy your browser sent: the deal did not take your contribution. Do not play this game for anything that matters.",
   "seat.you": "{name} (you)",
   "seat.nobody": "nobody",
   "seat.game": "The game",
