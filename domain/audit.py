@@ -172,14 +172,18 @@ def read_receipts(lines: Iterable[str]) -> list[dict[str, Any]]:
             raise ExportFormatError(number, "an answer with no events")
         for item in held:
             if not (isinstance(item, Mapping) and _is_seq(item.get("seq")) and _is_hash(item.get("hash"))):
-                raise ExportFormatError(number, "not a receipt (an event's seq, a whole number, and hash, 64 hex digits)")
+                raise ExportFormatError(
+                    number, "not a receipt (an event's seq, a whole number, and hash, 64 hex digits)"
+                )
             receipts.append({"seq": item["seq"], "hash": item["hash"]})
     if not receipts:
         raise ExportFormatError(1, "no receipts: a receipts file holds the events the service acknowledged")
     return receipts
 
 
-def check_receipts(raw: Sequence[Mapping[str, Any]], receipts: Sequence[Mapping[str, Any]], report: AuditReport) -> AuditReport:
+def check_receipts(
+    raw: Sequence[Mapping[str, Any]], receipts: Sequence[Mapping[str, Any]], report: AuditReport
+) -> AuditReport:
     """Return the passed `report` with the receipts it checked, or the first receipt the stored log disagrees with.
 
     A receipt is what the service answered to an acknowledged action: each
@@ -188,19 +192,33 @@ def check_receipts(raw: Sequence[Mapping[str, Any]], receipts: Sequence[Mapping[
     disagrees was rewritten after the service said otherwise. Receipts are read
     by `read_receipts`; none at all is a failure, never a vacuous pass.
     """
+    wrong = receipt_failure(raw, receipts)
+    if wrong is not None:
+        return AuditReport(False, len(raw), *wrong)
+    return replace(report, checks=(*report.checks, receipts_checked(receipts)))
+
+
+def receipt_failure(
+    raw: Sequence[Mapping[str, Any]], receipts: Sequence[Mapping[str, Any]]
+) -> tuple[int | None, str] | None:
+    """Return where and why the first receipt disagrees with a stored stream (a game's or a tournament's), or None."""
     if not receipts:
-        return AuditReport(False, len(raw), None, "no receipts to check")
+        return None, "no receipts to check"
     for receipt in receipts:
         if not _is_seq(receipt.get("seq")) or not _is_hash(receipt.get("hash")):
-            return AuditReport(False, len(raw), None, f"a receipt that is not one: {_brief(json.dumps(receipt))}")
-        seq, promised = int(receipt["seq"]), receipt["hash"]
+            return None, f"a receipt that is not one: {_brief(json.dumps(receipt))}"
+        seq = int(receipt["seq"])
         if not 1 <= seq <= len(raw):
-            return AuditReport(False, len(raw), seq, f"a receipt names event {seq}, which the log does not hold")
-        if raw[seq - 1].get("hash") != promised:
-            return AuditReport(False, len(raw), seq, f"event {seq} is not the one the service acknowledged")
+            return seq, f"a receipt names event {seq}, which the log does not hold"
+        if raw[seq - 1].get("hash") != receipt["hash"]:
+            return seq, f"event {seq} is not the one the service acknowledged"
+    return None
+
+
+def receipts_checked(receipts: Sequence[Mapping[str, Any]]) -> str:
+    """Say what a set of receipts that all held covered, with counts, for a PASS."""
     named = sorted({receipt["seq"] for receipt in receipts})
-    held = f"{len(receipts)} receipts, of {len(named)} events from {named[0]} to {named[-1]}"
-    return replace(report, checks=(*report.checks, held))
+    return f"{len(receipts)} receipts, of {len(named)} events from {named[0]} to {named[-1]}"
 
 
 def _is_seq(value: Any) -> bool:

@@ -34,11 +34,11 @@ recomputes ratings from games.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from domain.audit import audit_export, batches, chain_failure, unknown_field
+from domain.audit import audit_export, batches, chain_failure, receipt_failure, receipts_checked, unknown_field
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import RecordedEvent
@@ -112,6 +112,21 @@ def audit_bundle(bundle: Bundle, progress: Callable[[int], None] | None = None) 
     except _Failure as failure:
         return TournamentAuditReport(False, len(raw), len(bundle.games), failure.seq, failure.game_id, failure.reason)
     return TournamentAuditReport(True, len(raw), len(bundle.games), checks=CHECKS)
+
+
+def check_receipts(
+    bundle: Bundle, receipts: Sequence[Mapping[str, Any]], report: TournamentAuditReport
+) -> TournamentAuditReport:
+    """Return the passed `report` with the receipts it checked, or the first one the tournament's stream disagrees with.
+
+    An entrant's receipts are tournament events the service sent it, each with
+    its `seq` and `hash`: its registration (the answer's `receipt`) and, from the
+    tournament's stream, each recorded result. See `domain.audit.read_receipts`.
+    """
+    wrong = receipt_failure(bundle.events, receipts)
+    if wrong is not None:
+        return TournamentAuditReport(False, len(bundle.events), len(bundle.games), wrong[0], None, wrong[1])
+    return replace(report, checks=(*report.checks, receipts_checked(receipts)))
 
 
 def _check_seed(events: list[RecordedEvent]) -> str:

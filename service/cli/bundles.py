@@ -8,12 +8,12 @@ import sys
 from collections import defaultdict
 from typing import Any
 
-from domain.audit import audit
+from domain.audit import audit, read_receipts
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
 from domain.ratings import counts, identity, leaderboard, rebuild
-from domain.tournament.audit import audit_bundle
+from domain.tournament.audit import audit_bundle, check_receipts
 from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
 from domain.tournament.bundle import read_bundle
 from service.cli.files import export_lines
@@ -25,6 +25,11 @@ def add_parsers(commands: Any) -> None:
         "audit-tournament", help="audit a tournament bundle (GET /tournaments/{id}/export), offline"
     )
     check.add_argument("file")
+    check.add_argument(
+        "--receipts",
+        help="an entrant's receipts file, receipts-<tournament id>.ndjson: its registration's receipt and the"
+        " tournament events it was sent, a JSON object a line; fail where the bundle's stream disagrees with any",
+    )
     ratings = commands.add_parser("ratings", help="ratings from files")
     actions = ratings.add_subparsers(dest="ratings_command", required=True)
     again = actions.add_parser(
@@ -38,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     """Run an offline command; exit 0 on success, 1 on a failed audit, 2 on a bad file."""
     try:
         if args.command == "audit-tournament":
-            return _audit_tournament(args.file)
+            return _audit_tournament(args.file, args.receipts)
         return _rebuild(args.files, args.game)
     except ExportFormatError as error:
         print(f"menagerie: {error.message}", file=sys.stderr)
@@ -48,9 +53,19 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
-def _audit_tournament(path: str) -> int:
+def _audit_tournament(path: str, receipts: str | None = None) -> int:
     bundle = read_bundle(export_lines(path))
+    promised = None
+    if receipts is not None:
+        try:
+            with open(receipts, encoding="utf-8") as lines:
+                promised = read_receipts(lines)
+        except ExportFormatError as error:
+            print(f"{receipts}: {error.message}", file=sys.stderr)
+            return 2
     report = audit_bundle(bundle)
+    if report.ok and promised is not None:
+        report = check_receipts(bundle, promised, report)
     name = f"{bundle.head.get('game')} tournament {bundle.head.get('id')}"
     if report.ok:
         print(f"PASS {name}: {report.events} events, {report.games} games; checked {', '.join(report.checks)}")

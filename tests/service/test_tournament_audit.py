@@ -226,3 +226,28 @@ def test_an_edited_bundle_header_fails_on_the_command_line(bundle, tmp_path, cap
     path.write_text("".join(bundle_lines(head, bundle.events, bundle.games.values())))
     assert main(["audit-tournament", str(path)]) == 1
     assert "FAIL" in capsys.readouterr().out
+
+
+def test_an_entrants_receipts_hold_against_the_bundle_and_a_rewritten_one_fails(fake_services, tmp_path, capsys):
+    created, _ = fake_services.tournaments.create("toy", rounds=3, table_sizes=[3], seed="receipts-seed")
+    answers = [fake_services.tournaments.register(created.id, bot="random") for _ in range(9)]
+    fake_services.tournaments.start(created.id)
+    bundle = read_bundle(fake_services.tournament_files.export(created.id))
+    mine = answers[4]["receipt"]
+    assert mine["type"] == "PlayerRegistered" and mine["hash"] == bundle.events[mine["seq"] - 1]["hash"]
+    path, kept = tmp_path / "t.ndjson", tmp_path / "receipts.ndjson"
+    path.write_text("".join(bundle_lines(bundle.head, bundle.events, bundle.games.values())))
+    # The entrant keeps its registration's answer, then each ResultRecorded the tournament's stream sent.
+    results = [event for event in bundle.events if event["type"] == "ResultRecorded"]
+    kept.write_text("".join(json.dumps(line) + "\n" for line in [answers[4], *results]))
+    capsys.readouterr()
+    assert main(["audit-tournament", str(path), "--receipts", str(kept)]) == 0
+    assert f"{1 + len(results)} receipts, of {1 + len(results)} events from {mine['seq']} to" in capsys.readouterr().out
+    forged = {**results[-1], "hash": "0" * 64}
+    kept.write_text("".join(json.dumps(line) + "\n" for line in [answers[4], *results[:-1], forged]))
+    assert main(["audit-tournament", str(path), "--receipts", str(kept)]) == 1
+    out = capsys.readouterr().out
+    assert f"at tournament event {forged['seq']}: event {forged['seq']} is not the one the service acknowledged" in out
+    kept.write_text("")
+    assert main(["audit-tournament", str(path), "--receipts", str(kept)]) == 2
+    assert "no receipts" in capsys.readouterr().err
