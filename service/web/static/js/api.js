@@ -83,8 +83,9 @@ export const receipts = {
 };
 
 /**
- * Keep a seat's receipt, the SeatTaken event its create or join answer holds, and tell whether it
- * holds the entropy this tab sent: a shared deal must have taken it, a fixed one takes none.
+ * Keep a seat's receipt (the SeatTaken event a create or join answer holds) or an entrant's (the
+ * PlayerRegistered a registration answer holds), under its game's or tournament's id, and tell
+ * whether it holds the entropy this tab sent: a shared deal must have taken it, a fixed one none.
  */
 export function keepSeatReceipt(gameId, receipt, sent, dealing) {
   receipts.add(gameId, [receipt]);

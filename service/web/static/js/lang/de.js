@@ -210,6 +210,7 @@ export default {
   "replay.archived": "Archiviert: die Partie hat den Server verlassen; ihre Exportdatei lässt sich offline prüfen (menagerie audit DATEI)",
   "audit.sequence": "Reihenfolge",
   "audit.hash chain": "Hash-Kette",
+  "audit.forms of times, command ids and commands": "Form von Zeiten, Befehls-IDs und Befehlen",
   "audit.seed commitment": "Festlegung des Seeds",
   "audit.commitments to hidden values": "Festlegungen verdeckter Werte",
   "audit.re-execution of every command": "erneute Ausführung jedes Befehls",

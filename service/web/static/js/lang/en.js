@@ -223,6 +223,7 @@ export default {
   "replay.archived": "Archived: the game has left the server; its export file audits offline (menagerie audit FILE)",
   "audit.sequence": "sequence",
   "audit.hash chain": "hash chain",
+  "audit.forms of times, command ids and commands": "forms of times, command ids and commands",
   "audit.seed commitment": "seed commitment",
   "audit.commitments to hidden values": "commitments to hidden values",
   "audit.re-execution of every command": "re-execution of every command",

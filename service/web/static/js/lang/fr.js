@@ -210,6 +210,7 @@ export default {
   "replay.archived": "Archivée : la partie a quitté le serveur ; son fichier d'export se vérifie hors ligne (menagerie audit FICHIER)",
   "audit.sequence": "séquence",
   "audit.hash chain": "chaîne de hachage",
+  "audit.forms of times, command ids and commands": "forme des heures, des identifiants de commande et des commandes",
   "audit.seed commitment": "engagement sur la graine",
   "audit.commitments to hidden values": "engagements sur les valeurs cachées",
   "audit.re-execution of every command": "réexécution de chaque commande",
