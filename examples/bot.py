@@ -11,8 +11,10 @@ its legal actions when it may act and otherwise waits on the game's live
 stream (`GET /games/{id}/stream`, Server-Sent Events) for the next event.
 A move is one request: the action's answer holds the seat's view after it,
 so the bot reads the game again only when others have moved. It
-keeps the hash of every event the server acknowledged to it (its receipts,
-the SeatTaken first) in a file, receipts-<game id>.ndjson, and once the game is over checks them against the published log:
+keeps the hash of every event the server acknowledged or sent to it (its
+receipts: the SeatTaken first, then each move's answer and every event of the
+stream, up to GameEnded) in a file, receipts-<game id>.ndjson, and once the
+game is over checks them against the published log:
 a history published later that differs from what the bot was told would not
 match. Everything but the stream is a typed call of the generated package.
 """
@@ -69,14 +71,22 @@ def new_entropy() -> str:
     return secrets.token_hex(16)
 
 
-def stream_views(lines: Iterator[str]) -> Iterator[GameView]:
-    """Yield each view a stream opened with `view=true` delivers (its `event: view` messages), in order."""
+def stream_views(lines: Iterator[str], receipts: Path) -> Iterator[GameView]:
+    """Yield each view a stream opened with `view=true` delivers (its `event: view` messages), in order.
+
+    Every event the stream sends is a receipt too: kept, they cover the game to its end, not only
+    to this seat's last move.
+    """
     kind = ""
     for line in lines:
         if line.startswith("event:"):
             kind = line[6:].strip()
         elif line.startswith("data:") and kind == "view":
             yield GameView.from_dict(json.loads(line[5:]))
+        elif line.startswith("data:") and kind:
+            event = json.loads(line[5:])
+            with receipts.open("a") as kept:
+                kept.write(json.dumps({"seq": event["seq"], "hash": event["hash"]}) + "\n")
         elif not line:
             kind = ""
 
@@ -137,7 +147,7 @@ def play(seat: Seat, me: AuthenticatedClient, rng: random.Random, receipts: Path
         if live.status_code != 200:
             print(f"could not open the stream: {live.status_code} {live.read()!r}", file=sys.stderr)
             return None
-        views = stream_views(live.iter_lines())
+        views = stream_views(live.iter_lines(), receipts)
         view = next(views, None)
         if view is not None and not entropy_went_in(seat, view.dealing):
             return None

@@ -85,10 +85,14 @@ def test_two_players_in_two_browsers_see_each_others_moves_without_reloading(
             )
     assert finished(ann) and finished(bob)
     assert moves["ann"] > 0 and moves["bob"] > 0
-    # Each page kept its seat's receipt and one for every event its moves' answers acknowledged.
+    # Each page kept its seat's receipt, then one for every event its answers and its feed brought, to the end.
+    status, export = http("GET", f"{base_url}/games/{game_id}/export")
+    assert status == 200
+    published = {event["seq"]: event["hash"] for event in export["events"]}
     for window in (ann, bob):
         kept = window.execute_script(f"return JSON.parse(sessionStorage.getItem('menagerie:receipts:{game_id}'))")
-        assert len(kept) > 1 and len({r["seq"] for r in kept}) == len(kept)
+        assert len({r["seq"] for r in kept}) == len(kept) and max(r["seq"] for r in kept) == max(published)
+        assert all(published[r["seq"]] == r["hash"] for r in kept)
     for window in (ann, bob):
         assert window.execute_script("return window.__sameDocument === true"), "the page was reloaded"
     # Each saw the other's moves in the live log.

@@ -326,6 +326,8 @@ def test_the_bot_author_example_plays_to_the_end_and_checks_its_receipts(generat
     # Its first receipt is its seat's: a fixed deal (--seed) takes no entropy, and the bot checked it holds none.
     assert kept[0]["type"] == "SeatTaken" and "entropy" not in kept[0]["data"]
     assert f"seat taken at event {kept[0]['seq']}, no entropy (a fixed deal)" in out
+    # The stream's events are receipts too: they reach GameEnded, past the bot's last move.
+    assert max(receipt["seq"] for receipt in kept) == services.repository.load(game_id).version
     assert f"receipts: {len(kept)} acknowledged events kept in {receipts}, {len(kept)} in the published log" in out
     # The bot waits on its stream's views: it reads the game only after a move refused as stale (409).
     assert len(reads) == sum(what == "stale" for what, _ in log)

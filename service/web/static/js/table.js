@@ -231,6 +231,8 @@ export async function table(main, id) {
   const start = Math.max(0, view.version - RECENT);
   const feed = subscribe(id, start, (fresh) => {
     events = events.concat(fresh).slice(-RECENT * 4);
+    // A seat keeps every event the feed sends it as a receipt: they reach GameEnded, past its last move.
+    if (token) receipts.add(id, fresh);
     for (const event of fresh) if (event.type === "TimedOut") standIn = {seat: event.data.seat, seq: event.seq};
     const ctx = contextFor(view, module);
     const theirs = fresh.filter((e) => typeof e.actor === "number" && e.actor !== view.you).map(ctx.describe).filter(Boolean);
