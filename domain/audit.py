@@ -38,8 +38,9 @@ from domain.commitments import CHAIN_VERSION, UnknownPath, commitment_key, opens
 from domain.errors import DomainError
 from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash, is_command_id, is_time
 from domain.export import FORMAT as EXPORT_FORMAT
-from domain.export import HEADER_KEYS, ExportFormatError, json_objects
+from domain.export import HEADER_KEYS
 from domain.game import COMMAND_FIELDS, FINISHED, blank, decide, evolve
+from domain.receipts import receipt_failure, receipts_checked
 from domain.sealing import declaration, hidden_in
 
 
@@ -157,30 +158,6 @@ def header_mismatch(head: Mapping[str, Any], raw: Sequence[Mapping[str, Any]]) -
     return None
 
 
-def read_receipts(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """Read a receipts file; raise ExportFormatError naming the first line that is no receipt, or an empty file.
-
-    A line is an acknowledged event (its `seq` and `hash`, the rest ignored) or
-    an answer that holds them: an action's (`events`), a create's or a join's
-    (`receipt`, the seat's SeatTaken). A file with none proves nothing, so it
-    is an error rather than a vacuous pass.
-    """
-    receipts: list[dict[str, Any]] = []
-    for number, _line, value in json_objects(lines):
-        held = value["events"] if "events" in value else [value["receipt"]] if "receipt" in value else [value]
-        if not isinstance(held, list) or not held:
-            raise ExportFormatError(number, "an answer with no events")
-        for item in held:
-            if not (isinstance(item, Mapping) and _is_seq(item.get("seq")) and _is_hash(item.get("hash"))):
-                raise ExportFormatError(
-                    number, "not a receipt (an event's seq, a whole number, and hash, 64 hex digits)"
-                )
-            receipts.append({"seq": item["seq"], "hash": item["hash"]})
-    if not receipts:
-        raise ExportFormatError(1, "no receipts: a receipts file holds the events the service acknowledged")
-    return receipts
-
-
 def check_receipts(
     raw: Sequence[Mapping[str, Any]], receipts: Sequence[Mapping[str, Any]], report: AuditReport
 ) -> AuditReport:
@@ -196,37 +173,6 @@ def check_receipts(
     if wrong is not None:
         return AuditReport(False, len(raw), *wrong)
     return replace(report, checks=(*report.checks, receipts_checked(receipts)))
-
-
-def receipt_failure(
-    raw: Sequence[Mapping[str, Any]], receipts: Sequence[Mapping[str, Any]]
-) -> tuple[int | None, str] | None:
-    """Return where and why the first receipt disagrees with a stored stream (a game's or a tournament's), or None."""
-    if not receipts:
-        return None, "no receipts to check"
-    for receipt in receipts:
-        if not _is_seq(receipt.get("seq")) or not _is_hash(receipt.get("hash")):
-            return None, f"a receipt that is not one: {_brief(json.dumps(receipt))}"
-        seq = int(receipt["seq"])
-        if not 1 <= seq <= len(raw):
-            return seq, f"a receipt names event {seq}, which the log does not hold"
-        if raw[seq - 1].get("hash") != receipt["hash"]:
-            return seq, f"event {seq} is not the one the service acknowledged"
-    return None
-
-
-def receipts_checked(receipts: Sequence[Mapping[str, Any]]) -> str:
-    """Say what a set of receipts that all held covered, with counts, for a PASS."""
-    named = sorted({receipt["seq"] for receipt in receipts})
-    return f"{len(receipts)} receipts, of {len(named)} events from {named[0]} to {named[-1]}"
-
-
-def _is_seq(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
-def _is_hash(value: Any) -> bool:
-    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
 def chain_failure(raw: Sequence[Mapping[str, Any]]) -> tuple[int, str] | None:

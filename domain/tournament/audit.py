@@ -38,10 +38,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from domain.audit import audit_export, batches, chain_failure, receipt_failure, receipts_checked, unknown_field
+from domain.audit import audit_export, batches, chain_failure, unknown_field
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import RecordedEvent
+from domain.receipts import receipt_failure, receipts_checked
 from domain.tournament.bundle import FORMAT, HEADER_KEYS, Bundle, GameFile, recorded_games
 from domain.tournament.decide import COMMAND_FIELDS, decide
 from domain.tournament.seeding import game_seed, table_secret

@@ -14,11 +14,12 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from domain.audit import audit_export, check_receipts, identity, read_receipts
+from domain.audit import audit_export, check_receipts, identity
 from domain.errors import DomainError
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
+from domain.receipts import read_receipts
 from projections.game import game_view
 from service.cli.files import export_lines
 from service.errors import GameNotFound, ServiceError

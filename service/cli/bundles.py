@@ -8,11 +8,12 @@ import sys
 from collections import defaultdict
 from typing import Any
 
-from domain.audit import audit, read_receipts
+from domain.audit import audit
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
 from domain.ratings import counts, identity, leaderboard, rebuild
+from domain.receipts import read_receipts
 from domain.tournament.audit import audit_bundle, check_receipts
 from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
 from domain.tournament.bundle import read_bundle
