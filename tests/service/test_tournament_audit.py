@@ -251,3 +251,11 @@ def test_an_entrants_receipts_hold_against_the_bundle_and_a_rewritten_one_fails(
     kept.write_text("")
     assert main(["audit-tournament", str(path), "--receipts", str(kept)]) == 2
     assert "no receipts" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("time", [{"at": "noon"}, "2026-02-30T12:00:00Z", "12:00"])
+def test_a_tournament_event_whose_time_is_not_rfc_3339_fails_even_rechained(bundle, time):
+    events = copy.deepcopy(bundle.events)
+    events[2]["time"] = time
+    report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
+    assert not report.ok and report.failed_at == 3 and "not an RFC 3339 time" in report.reason
