@@ -196,7 +196,9 @@ def _check_chain(raw: list[Mapping[str, Any]]) -> None:
             raise _Failure(position, f"the event has a field no event has: {sorted(extra)[0]}")
         if event.get("chain", 1) != scheme or scheme not in (1, CHAIN_VERSION):
             raise _Failure(position, f"chain scheme {event.get('chain', 1)} where the game was started under {scheme}")
-        if not (position > 1 and event.get("command_id") == raw[position - 2].get("command_id")) or "command" in event:
+        # A batch starts at its command, or where the command id changes (as `batches` splits them).
+        previous_id = raw[position - 2].get("command_id") if position > 1 else None
+        if "command" in event or position == 1 or event.get("command_id") != previous_id:
             batch_after = position - 1
         _check_forms(position, event, scheme, batch_after)
         body = {key: value for key, value in event.items() if key != "hash"}
