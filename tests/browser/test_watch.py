@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
@@ -147,7 +148,9 @@ def test_a_spectator_refused_every_stream_still_sees_the_game_to_its_end(
     screenshot(driver, tmp_path, "spectator-without-stream")
 
 
-def test_each_players_page_keeps_its_seats_receipt_holding_the_entropy_it_sent(browser, base_url: str) -> None:
+def test_each_players_page_keeps_its_seats_receipt_holding_the_entropy_it_sent(
+    browser, base_url: str, tmp_path: Path
+) -> None:
     ann = browser()
     game_id = create_in_lobby(ann, base_url, "bloede-kuh", ["you", "open", "bot:heuristic"], {})
     join_url = wait(ann).until(EC.presence_of_element_located((By.ID, "join-url"))).get_attribute("href")
@@ -167,3 +170,13 @@ def test_each_players_page_keeps_its_seats_receipt_holding_the_entropy_it_sent(b
         assert kept[0] == {"seq": seated[seat]["seq"], "hash": seated[seat]["hash"]}
         # The page sent 16 random bytes as its seat's entropy, and the chained SeatTaken holds them.
         assert len(seated[seat]["data"]["entropy"]) == 32
+    # The table hands the receipts over as the receipts file the audit reads.
+    link = wait(bob).until(EC.presence_of_element_located((By.ID, "receipts-link")))
+    assert link.get_attribute("download") == f"receipts-{game_id}.ndjson"
+    bob.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    bob.execute_script("document.getElementById('receipts-link').click()")  # the table may have redrawn it
+    saved_file = tmp_path / f"receipts-{game_id}.ndjson"
+    wait(bob).until(lambda _: saved_file.exists() and saved_file.stat().st_size > 0)
+    saved = saved_file.read_text()
+    lines = [json.loads(line) for line in saved.splitlines()]
+    assert lines[0] == {"seq": seated[1]["seq"], "hash": seated[1]["hash"]}

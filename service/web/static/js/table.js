@@ -159,7 +159,14 @@ export async function table(main, id) {
       h("nav", {class: "links", "aria-label": t("table.nav")},
         h("a", {href: "#/"}, t("page.lobby")),
         view.status === "finished" ? h("a", {href: `#/replay/${id}`, id: "replay-link"}, t("table.replay")) : null,
-        h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`}, t("table.export"))));
+        h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`}, t("table.export")),
+        token ? h("a", {href: "#", id: "receipts-link", download: `receipts-${id}.ndjson`, onclick: saveReceipts}, t("table.receipts")) : null));
+  }
+
+  /** Hand the tab's receipts over as the receipts file `menagerie audit --receipts` reads: one JSON object a line. */
+  function saveReceipts(e) {
+    const lines = receipts.get(id).map((r) => `${JSON.stringify(r)}\n`);
+    e.currentTarget.href = URL.createObjectURL(new Blob(lines, {type: "application/x-ndjson"}));
   }
 
   function moveBar(picks, drawn, ctx) {

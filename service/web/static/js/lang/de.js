@@ -65,6 +65,7 @@ export default {
   "table.nav": "Spiel",
   "table.replay": "Wiederholung und Prüfung",
   "table.export": "Protokoll exportieren",
+  "table.receipts": "Belege herunterladen",
   "clock.yours": "Du hast {time}",
   "clock.theirs": "{names}: {time}",
 

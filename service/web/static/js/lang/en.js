@@ -71,6 +71,7 @@ export default {
   "table.nav": "Game",
   "table.replay": "Replay and audit",
   "table.export": "Export log",
+  "table.receipts": "Download receipts",
   "clock.yours": "You have {time}",
   "clock.theirs": "{names}: {time}",
 

@@ -65,6 +65,7 @@ export default {
   "table.nav": "Partie",
   "table.replay": "Revoir et vérifier",
   "table.export": "Exporter le journal",
+  "table.receipts": "Télécharger les reçus",
   "clock.yours": "Il vous reste {time}",
   "clock.theirs": "{names} : {time}",
 
