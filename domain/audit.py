@@ -7,7 +7,8 @@ reports the first failure with its event number and reason:
    the chain scheme it was written with (every event of a game shares the
    scheme of its first; see `domain.commitments`), and holds no field an
    event does not have (a field the chain covers but nothing reads would
-   pass every other check);
+   pass every other check); its `time` is RFC 3339 in UTC and its
+   `command_id` is of the service's form (`domain.events.is_command_id`);
 2. the game is over and the revealed seed matches the commitment made at
    creation;
 3. under scheme 2 and later, every hidden value was committed, and opens its commitment
@@ -16,8 +17,12 @@ reports the first failure with its event number and reason:
    revealed seed gives exactly the recorded events — so every shuffle and
    deal is recomputed from the seed, no illegal move got in and no event was
    invented, dropped or changed; the result in `GameEnded` is re-derived too.
+   A command holds only the fields of its kind (`domain.game.COMMAND_FIELDS`).
 
-Server time and command ids are not re-derived: the rules do not read them.
+Server time and command ids are not re-derived (the rules do not read them),
+only held to their forms. Games of chain scheme 1 were recorded with the
+recorder's positional ids, `c<n>` where n is the version the batch was appended
+after: a form that carries nothing, accepted under scheme 1 only.
 
 Then, if the game passes, its signature (`domain.results`): unsigned, present
 (its statement is the chain's; no keys given), verified by a given house key,
@@ -28,15 +33,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.canonical import NonCanonicalValue
 from domain.chance import FIXED, seed_commitment
 from domain.commitments import CHAIN_SCHEMES, FIRST_SEALED, UnknownPath, commitment_key, opens
 from domain.errors import DomainError
-from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash
-from domain.game import FINISHED, blank, decide, evolve
+from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash, is_command_id, is_time
+from domain.export import FORMAT as EXPORT_FORMAT
+from domain.export import HEADER_KEYS
+from domain.game import COMMAND_FIELDS, FINISHED, blank, decide, evolve
+from domain.receipts import receipt_failure, receipts_checked
 from domain.results import GAME, NOT_SIGNED, SignatureCheck, Verifier, chain_statement, check_signature
 from domain.sealing import declaration, hidden_in
 
@@ -73,6 +81,7 @@ class _Failure(Exception):
 CHECKS = (
     "sequence",
     "hash chain",
+    "forms of times, command ids and commands",
     "seed commitment",
     "commitments to hidden values",
     "re-execution of every command",
@@ -133,39 +142,57 @@ def audit_export(
     """Audit an exported game, and fail where its header says otherwise than its chained events.
 
     Nothing in a header is hashed: it is a label, and the audit reads each fact
-    it states from the events instead. Its signature is checked against the
-    chain, and against `verifier`'s keys when given.
+    it states from the events instead. Every field it holds is checked (a
+    field no header has fails); its `signature` is checked against the chain,
+    and against `verifier`'s keys when given.
     """
     raw = list(raw_events)
     report = audit(raw, signature=head.get("signature"), verifier=verifier)
     if not report.ok:
         return report
-    chained = identity(raw)
-    for key, value in chained.items():
-        if key in head and head[key] != value:
-            return AuditReport(
-                False, len(raw), 1, f"the header's {key} {head[key]!r} is not the game's own ({value!r})"
-            )
-    return report
+    wrong = header_mismatch(head, raw)
+    if wrong is not None:
+        return AuditReport(False, len(raw), 1, wrong)
+    return replace(report, checks=(*report.checks, "every header field against the chain"))
 
 
-def check_receipts(raw: Sequence[Mapping[str, Any]], receipts: Iterable[Mapping[str, Any]]) -> AuditReport | None:
-    """Return the first receipt the stored log disagrees with, as a failed report; None if it holds every one.
+def header_mismatch(head: Mapping[str, Any], raw: Sequence[Mapping[str, Any]]) -> str | None:
+    """Return the first field of a finished game's export header its chain does not bear out, or None.
+
+    `raw` is the whole log of a game whose audit passed: finished and unredacted.
+    """
+    chained = {
+        "format": EXPORT_FORMAT,
+        **identity(raw),
+        "status": FINISHED,
+        "version": len(raw),
+        "redacted": False,
+    }
+    for key in sorted(head):
+        if key == "signature":
+            continue
+        if key not in HEADER_KEYS:
+            return f"the header has a field no header has: {key}"
+        if head[key] != chained[key]:
+            return f"the header's {key} {_brief(json.dumps(head[key]))} is not the game's own ({chained[key]!r})"
+    return None
+
+
+def check_receipts(
+    raw: Sequence[Mapping[str, Any]], receipts: Sequence[Mapping[str, Any]], report: AuditReport
+) -> AuditReport:
+    """Return the passed `report` with the receipts it checked, or the first receipt the stored log disagrees with.
 
     A receipt is what the service answered to an acknowledged action: each
     event it appended, with its `seq` and `hash` (a seat's redacted copy has the
     stored event's hash, since the chain covers the sealed form). A log that
-    disagrees was rewritten after the service said otherwise.
+    disagrees was rewritten after the service said otherwise. Receipts are read
+    by `read_receipts`; none at all is a failure, never a vacuous pass.
     """
-    for receipt in receipts:
-        seq, promised = receipt.get("seq"), receipt.get("hash")
-        if not isinstance(seq, int) or not isinstance(promised, str):
-            continue
-        if not 1 <= seq <= len(raw):
-            return AuditReport(False, len(raw), seq, f"a receipt names event {seq}, which the log does not hold")
-        if raw[seq - 1].get("hash") != promised:
-            return AuditReport(False, len(raw), seq, f"event {seq} is not the one the service acknowledged")
-    return None
+    wrong = receipt_failure(raw, receipts)
+    if wrong is not None:
+        return AuditReport(False, len(raw), *wrong)
+    return replace(report, checks=(*report.checks, receipts_checked(receipts)))
 
 
 def chain_failure(raw: Sequence[Mapping[str, Any]]) -> tuple[int, str] | None:
@@ -178,7 +205,7 @@ def chain_failure(raw: Sequence[Mapping[str, Any]]) -> tuple[int, str] | None:
 
 
 def _check_chain(raw: list[Mapping[str, Any]]) -> None:
-    previous = GENESIS_HASH
+    previous, batch_after = GENESIS_HASH, 0
     scheme = raw[0].get("chain", 1) if raw else 1
     for position, event in enumerate(raw, start=1):
         seq = event.get("seq")
@@ -189,6 +216,11 @@ def _check_chain(raw: list[Mapping[str, Any]]) -> None:
             raise _Failure(position, f"the event has a field no event has: {sorted(extra)[0]}")
         if event.get("chain", 1) != scheme or scheme not in CHAIN_SCHEMES:
             raise _Failure(position, f"chain scheme {event.get('chain', 1)} where the game was started under {scheme}")
+        # A batch starts at its command, or where the command id changes (as `batches` splits them).
+        previous_id = raw[position - 2].get("command_id") if position > 1 else None
+        if "command" in event or position == 1 or event.get("command_id") != previous_id:
+            batch_after = position - 1
+        _check_forms(position, event, scheme, batch_after)
         body = {key: value for key, value in event.items() if key != "hash"}
         try:
             hashed = chain_hash(previous, body)
@@ -201,6 +233,28 @@ def _check_chain(raw: list[Mapping[str, Any]]) -> None:
                 position, "hash chain broken: this event is not the one that was recorded after the previous"
             )
         previous = event["hash"]
+
+
+def _check_forms(position: int, event: Mapping[str, Any], scheme: int, batch_after: int) -> None:
+    """Fail an event whose time, command id or command is not of the form the service records."""
+    if "command" in event and not isinstance(event["command"], Mapping):
+        raise _Failure(position, "the event carries a command that is not a JSON object")
+    if not is_time(event.get("time")):
+        raise _Failure(position, f"the event's time {event.get('time')!r} is not an RFC 3339 time in UTC")
+    command_id = event.get("command_id")
+    if not is_command_id(command_id) and not (scheme == 1 and command_id == f"c{batch_after}"):
+        raise _Failure(position, f"the event's command_id {command_id!r} is not of the service's form")
+
+
+def unknown_field(command: Any, fields: Mapping[str, frozenset[str]]) -> str | None:
+    """Return why a recorded command is not of a kind in `fields` with only that kind's fields, or None."""
+    if not isinstance(command, Mapping):
+        return "a command that is not a JSON object"
+    kind = command.get("kind")
+    if not isinstance(kind, str) or kind not in fields:
+        return f"a command of no known kind ({kind!r})"
+    extra = sorted(set(command) - fields[kind])
+    return f"the {kind} command has a field no {kind} command has: {extra[0]}" if extra else None
 
 
 def _check_commitments(raw: list[Mapping[str, Any]], seed: str) -> None:
@@ -241,6 +295,9 @@ def _reexecute(events: list[RecordedEvent], seed: str, progress: Callable[[int],
         if first.command is None:
             raise _Failure(first.seq, "a batch of events without the command that caused it")
         command = first.command
+        malformed = unknown_field(command, COMMAND_FIELDS)
+        if malformed is not None:
+            raise _Failure(first.seq, malformed)
         if first.type == "GameCreated" and isinstance(command, Mapping):
             # The recorded rules version is part of what is audited against: re-create the game under it.
             # So is its event cap (none recorded: a game from before caps, held to its rules' present cap).

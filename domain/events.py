@@ -14,8 +14,10 @@ commitments to its hidden values (`commitments`, see `domain.commitments`) and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from domain.canonical import canonical_bytes, plain_bytes, written_alike
@@ -105,6 +107,28 @@ class RecordedEvent(Event):
 STORED_KEYS = frozenset(
     {"seq", "type", "actor", "data", "time", "command_id", "v", "command", "chain", "commitments", "hash"}
 )
+
+
+# The forms the service records: a command id is 32 lowercase hex digits (a random UUID's, or the digest
+# a tournament step's id is derived from), and a time is RFC 3339 in UTC, to the millisecond.
+COMMAND_ID = re.compile(r"[0-9a-f]{32}")
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z")
+
+
+def is_command_id(value: Any) -> bool:
+    """Tell whether `value` is a command id of the service's form."""
+    return isinstance(value, str) and COMMAND_ID.fullmatch(value) is not None
+
+
+def is_time(value: Any) -> bool:
+    """Tell whether `value` is an RFC 3339 time in UTC (`Z`), as events record it (fractional seconds optional)."""
+    if not isinstance(value, str) or _TIME.fullmatch(value) is None:
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:  # a well-formed string naming no time: month 13, February 30
+        return False
+    return True
 
 
 def chain_hash(previous_hash: str, body: Mapping[str, Any]) -> str:

@@ -22,6 +22,24 @@ from domain.game import FINISHED, Game
 
 FORMAT = "menagerie-game/1"
 EVENT_KEYS = frozenset({"seq", "type", "actor", "data", "time", "command_id", "v", "hash"})
+# Every field a header may have; `signature` is the house's signature over the game's result,
+# which its own check verifies (an audit of the chain leaves it alone).
+HEADER_KEYS = frozenset(
+    {
+        "format",
+        "id",
+        "game",
+        "rules_version",
+        "options",
+        "seats",
+        "dealing",
+        "seed_commitment",
+        "status",
+        "version",
+        "redacted",
+        "signature",
+    }
+)
 
 
 class ExportFormatError(DomainError):

@@ -9,7 +9,8 @@ both must get the same events. Commands are JSON-native dicts:
   where a seat is `{"name", "bot", "token_sha256"}` (a null seat is open) and
   may carry `"entropy"`, the seat's public contribution to a shared deal; an
   optional `"rules_version"` (default: the newest) names one of the game's
-  `rules_versions`, so that an audit re-creates an old game under its own rules;
+  `rules_versions`, so that an audit re-creates an old game under its own rules
+  (and an optional `"event_cap"`, likewise: see below);
   `"dealing"` is `"shared"` or `"fixed"` (`domain.chance`; absent in games
   recorded before it existed);
 - `{"kind": "join", "seat", "name", "token_sha256"}`, with an optional `"entropy"`;
@@ -270,6 +271,18 @@ _REPLAYED = CORE_EVENTS - {"TimedOut", "GameEnded"}
 
 
 # --- decide -----------------------------------------------------------------
+
+# The fields of each command kind (the shapes in the module docstring): an audit fails a recorded
+# command with any other, since a field nothing reads would ride in the chain unchecked.
+COMMAND_FIELDS: Mapping[str, frozenset[str]] = {
+    "create": frozenset(
+        {"kind", "id", "game", "seats", "options", "seed_commitment", "dealing", "rules_version", "event_cap"}
+    ),
+    "join": frozenset({"kind", "seat", "name", "token_sha256", "entropy"}),
+    "act": frozenset({"kind", "seat", "action"}),
+    "advance": frozenset({"kind"}),
+    "timeout": frozenset({"kind", "seat", "at", "action"}),
+}
 
 
 def decide(game: Game, command: Mapping[str, Any], seed: str) -> list[Event]:

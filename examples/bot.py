@@ -4,13 +4,17 @@ Generate the client first (README, "Write a bot"), then:
 
     PYTHONPATH=generated .venv/bin/python examples/bot.py --url http://127.0.0.1:8000 --game bloede-kuh
 
-It takes a seat (creates a game, or joins one), reads its view, posts one of
+It takes a seat (creates a game, or joins one) and checks that the seat's
+receipt, the SeatTaken event in the answer, holds the entropy it sent (in a
+shared deal; a fixed one takes none); reads its view, posts one of
 its legal actions when it may act and otherwise waits on the game's live
 stream (`GET /games/{id}/stream`, Server-Sent Events) for the next event.
 A move is one request: the action's answer holds the seat's view after it,
 so the bot reads the game again only when others have moved. It
-keeps the hash of every event the server acknowledged to it (its receipts)
-in a file, and once the game is over checks them against the published log:
+keeps the hash of every event the server acknowledged or sent to it (its
+receipts: the SeatTaken first, then each move's answer and every event of the
+stream, up to GameEnded) in a file, receipts-<game id>.ndjson, and once the
+game is over checks them against the published log:
 a history published later that differs from what the bot was told would not
 match. Everything but the stream is a typed call of the generated package.
 """
@@ -24,6 +28,7 @@ import secrets
 import sys
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -34,14 +39,17 @@ from menagerie_client.models import (
     ActionResult,
     BotKind,
     CreateGame,
+    Dealing,
     Error,
     GameExport,
     GameView,
     JoinGame,
     PostAction,
     SeatSpec,
+    SeatTakenEvent,
     Status,
 )
+from menagerie_client.types import Unset
 
 # The stream sends a heartbeat every 15 s: a minute without a byte is a lost connection.
 STREAM_TIMEOUT = httpx.Timeout(10.0, read=60.0)
@@ -63,52 +71,86 @@ def new_entropy() -> str:
     return secrets.token_hex(16)
 
 
-def stream_views(lines: Iterator[str]) -> Iterator[GameView]:
-    """Yield each view a stream opened with `view=true` delivers (its `event: view` messages), in order."""
+def stream_views(lines: Iterator[str], receipts: Path) -> Iterator[GameView]:
+    """Yield each view a stream opened with `view=true` delivers (its `event: view` messages), in order.
+
+    Every event the stream sends is a receipt too: kept, they cover the game to its end, not only
+    to this seat's last move.
+    """
     kind = ""
     for line in lines:
         if line.startswith("event:"):
             kind = line[6:].strip()
         elif line.startswith("data:") and kind == "view":
             yield GameView.from_dict(json.loads(line[5:]))
+        elif line.startswith("data:") and kind:
+            event = json.loads(line[5:])
+            with receipts.open("a") as kept:
+                kept.write(json.dumps({"seq": event["seq"], "hash": event["hash"]}) + "\n")
         elif not line:
             kind = ""
 
 
-def take_seat(args: argparse.Namespace, public: Client) -> tuple[str, str] | None:
-    """Create a game against the server's bots, or join a waiting one; return (game id, seat token)."""
+@dataclass(frozen=True)
+class Seat:
+    """The seat this bot took: its game, its token, its receipt and the entropy it sent."""
+
+    game_id: str
+    token: str
+    receipt: SeatTakenEvent
+    entropy: str
+
+
+def take_seat(args: argparse.Namespace, public: Client) -> Seat | None:
+    """Create a game against the server's bots, or join a waiting one; return the seat taken."""
+    entropy = new_entropy()
     if args.join:
-        body = JoinGame(name="example-bot", entropy=new_entropy())
+        body = JoinGame(name="example-bot", entropy=entropy)
         seat = join_game.sync(args.join, client=public, body=body, idempotency_key=new_key())
         if isinstance(seat, Error) or seat is None:
             print(f"could not join: {seat}", file=sys.stderr)
             return None
-        return args.join, seat.token
+        return Seat(args.join, seat.token, seat.receipt, entropy)
     bots = [SeatSpec(bot=BotKind.HEURISTIC) for _ in range(args.seats - 1)]
-    body = CreateGame(game=args.game, seats=[SeatSpec(name="example-bot", entropy=new_entropy()), *bots])
+    body = CreateGame(game=args.game, seats=[SeatSpec(name="example-bot", entropy=entropy), *bots])
     if args.seed:
         body.seed = args.seed
     created = create_game.sync(client=public, body=body, idempotency_key=new_key())
     if isinstance(created, Error) or created is None:
         print(f"could not create: {created}", file=sys.stderr)
         return None
-    return created.id, created.seats[0].token
+    return Seat(created.id, created.seats[0].token, created.seats[0].receipt, entropy)
 
 
-def play(game_id: str, me: AuthenticatedClient, rng: random.Random, receipts: Path) -> GameView | None:
+def entropy_went_in(seat: Seat, dealing: Dealing) -> bool:
+    """Tell whether the seat's SeatTaken holds the entropy it sent (a shared deal) or none (a fixed one takes none)."""
+    held = None if isinstance(seat.receipt.data.entropy, Unset) else seat.receipt.data.entropy
+    wanted = seat.entropy if dealing == Dealing.SHARED else None
+    if held != wanted:
+        print(f"the seat's SeatTaken holds entropy {held!r}, not the {wanted!r} this bot sent", file=sys.stderr)
+        return False
+    print(f"seat taken at event {seat.receipt.seq}, {'with our entropy' if held else 'no entropy (a fixed deal)'}")
+    return True
+
+
+def play(seat: Seat, me: AuthenticatedClient, rng: random.Random, receipts: Path) -> GameView | None:
     """Play the seat to the end of the game; append a receipt for every acknowledged event; return the last view.
 
     One stream for the whole game, opened with `view=true`: it sends this seat's view at once and
     again after every batch of events, so the bot never reads the game with a GET. It closes
-    after GameEnded.
+    after GameEnded. The first view says how the game is dealt: the seat's receipt is checked
+    against it before the first move.
     """
+    game_id = seat.game_id
     path = f"/games/{game_id}/stream"
     with me.get_httpx_client().stream("GET", path, params={"view": "true"}, timeout=STREAM_TIMEOUT) as live:
         if live.status_code != 200:
             print(f"could not open the stream: {live.status_code} {live.read()!r}", file=sys.stderr)
             return None
-        views = stream_views(live.iter_lines())
+        views = stream_views(live.iter_lines(), receipts)
         view = next(views, None)
+        if view is not None and not entropy_went_in(seat, view.dealing):
+            return None
         while view is not None and view.status != Status.FINISHED:
             if view.legal_actions:
                 view = move(game_id, me, view, rng, receipts)
@@ -178,7 +220,9 @@ def main() -> int:
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--join", help="join this waiting game instead of creating one")
     parser.add_argument("--seed", help="fix the deal (optional)")
-    parser.add_argument("--receipts", help="the file to keep receipts in (default: receipts-<game id>.jsonl)")
+    parser.add_argument(
+        "--receipts", help="the file to keep receipts in, or a folder for it (default: receipts-<game id>.ndjson)"
+    )
     args = parser.parse_args()
     public = Client(base_url=args.url)
     rng = random.Random(args.seed)
@@ -186,9 +230,13 @@ def main() -> int:
     seat = take_seat(args, public)
     if seat is None:
         return 1
-    game_id, token = seat
-    receipts = Path(args.receipts or f"receipts-{game_id}.jsonl")
-    view = play(game_id, AuthenticatedClient(base_url=args.url, token=token), rng, receipts)
+    game_id = seat.game_id
+    receipts = Path(args.receipts or ".")
+    if receipts.is_dir():
+        receipts = receipts / f"receipts-{game_id}.ndjson"
+    with receipts.open("a") as kept:
+        kept.write(json.dumps(seat.receipt.to_dict()) + "\n")  # the first receipt: the seat taken
+    view = play(seat, AuthenticatedClient(base_url=args.url, token=seat.token), rng, receipts)
     if view is None:
         return 1
     assert view.result is not None

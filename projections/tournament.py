@@ -12,9 +12,21 @@ import io
 from typing import Any
 
 from domain.chance import FIXED
+from domain.events import RecordedEvent
 from domain.tournament.scoring import bye_points, table_points
 from domain.tournament.standings import standings
 from domain.tournament.state import FINISHED, Tournament
+
+
+def public_event(event: RecordedEvent) -> dict[str, Any]:
+    """Return a tournament event as anyone sees it, with its hash: all but token hashes and the command.
+
+    The command may carry token hashes; its public effects are in the event itself.
+    """
+    out = event.to_dict()
+    out["data"] = {k: v for k, v in event.data.items() if not k.endswith("_sha256")}
+    out.pop("command", None)
+    return out
 
 
 def _number(value: Any) -> int | float:

@@ -3,10 +3,12 @@
 In the order of the tournament's stream, reporting the first failure with the
 tournament event it concerns (and the game, when a game is at fault):
 
-1. positions run 1, 2, 3, … and the hash chain is unbroken; the stream starts
+1. positions run 1, 2, 3, … and the hash chain is unbroken, with times and
+   command ids of the service's form (as a game's, `domain.audit`); the stream starts
    with `TournamentCreated` and ends with `TournamentFinished`, whose revealed
    seed matches the commitment published at creation;
-2. every recorded command is re-executed through `domain.tournament.decide`
+2. every recorded command, holding only its kind's fields
+   (`domain.tournament.decide.COMMAND_FIELDS`), is re-executed through `domain.tournament.decide`
    with the revealed seed and must give exactly the recorded events: so each
    round's byes and tables are recomputed from the standings before it and the
    seed by the documented pairing (`domain.tournament.pairing`), every forfeit
@@ -19,7 +21,11 @@ tournament event it concerns (and the game, when a game is at fault):
    (`domain.audit`: its chain, seed, every deal and command re-executed) and
    ended with exactly the recorded places;
 5. the bundle holds no game the tournament did not record;
-6. the house's signatures (`domain.results`), the tournament's in the bundle's
+6. every field of the bundle's header, and of each game's header
+   (`domain.audit.header_mismatch`), says what the chains say: id, game type,
+   seed commitment, status, length, the games recorded; each game's seats,
+   dealing, options and rules version;
+7. the house's signatures (`domain.results`), the tournament's in the bundle's
    header and each game's in its own: each statement is its chain's, and, given
    the house's public keys, each verifies (an unsigned one then fails).
 
@@ -31,28 +37,30 @@ recomputes ratings from games.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from domain.audit import audit as audit_game
-from domain.audit import batches, chain_failure
+from domain.audit import audit_export, batches, chain_failure, unknown_field
 from domain.chance import seed_commitment
 from domain.errors import DomainError
 from domain.events import RecordedEvent
+from domain.receipts import receipt_failure, receipts_checked
 from domain.results import GAME, NOT_SIGNED, TOURNAMENT, SignatureCheck, Verifier, chain_statement, check_signature
-from domain.tournament.bundle import Bundle, GameFile
-from domain.tournament.decide import decide
+from domain.tournament.bundle import FORMAT, HEADER_KEYS, Bundle, GameFile, recorded_games
+from domain.tournament.decide import COMMAND_FIELDS, decide
 from domain.tournament.seeding import game_seed, table_secret
 from domain.tournament.state import FINISHED, Tournament, evolve
 
 CHECKS = (
     "sequence and hash chain",
+    "forms of times, command ids and commands",
     "seed commitment",
     "re-execution of every command (pairings, forfeits, corrections, final standings)",
     "every linked game dealt from the tournament's seed for its table",
     "every recorded game audited, with the recorded places",
     "no foreign games",
+    "every header field of the bundle and of each game against the chains",
     "signatures of the tournament's and its games' results",
 )
 
@@ -115,6 +123,7 @@ def audit_bundle(
             raise _Failure(
                 len(raw), f"the bundle holds game {extra[0]}, which this tournament never recorded", extra[0]
             )
+        _check_header(bundle.head, raw)
         for game_id in sorted(used):
             game = bundle.games[game_id]
             checked = check_signature(game.head.get("signature"), chain_statement(GAME, game.events), verifier)
@@ -131,6 +140,21 @@ def audit_bundle(
     return TournamentAuditReport(
         True, len(raw), len(bundle.games), checks=CHECKS, signature=signed, game_signatures=counted
     )
+
+
+def check_receipts(
+    bundle: Bundle, receipts: Sequence[Mapping[str, Any]], report: TournamentAuditReport
+) -> TournamentAuditReport:
+    """Return the passed `report` with the receipts it checked, or the first one the tournament's stream disagrees with.
+
+    An entrant's receipts are tournament events the service sent it, each with
+    its `seq` and `hash`: its registration (the answer's `receipt`) and, from the
+    tournament's stream, each recorded result. See `domain.audit.read_receipts`.
+    """
+    wrong = receipt_failure(bundle.events, receipts)
+    if wrong is not None:
+        return TournamentAuditReport(False, len(bundle.events), len(bundle.games), wrong[0], None, wrong[1])
+    return replace(report, checks=(*report.checks, receipts_checked(receipts)))
 
 
 def _check_seed(events: list[RecordedEvent]) -> str:
@@ -157,6 +181,9 @@ def _reexecute(
         first = batch[0]
         if first.command is None:
             raise _Failure(first.seq, "a batch of events without the command that caused it")
+        malformed = unknown_field(first.command, COMMAND_FIELDS)
+        if malformed is not None:
+            raise _Failure(first.seq, malformed)
         try:
             derived = decide(tournament, first.command, seed)
         except DomainError as error:
@@ -197,7 +224,7 @@ def _check_games(tournament: Tournament, event: RecordedEvent, seed: str, games:
         raise _Failure(
             event.seq, f"game {game_id} (round {data['round']}, table {data['table']}) is not in the bundle", game_id
         )
-    report = audit_game(game.events)
+    report = audit_export(game.head, game.events)
     created = game.events[0].get("data", {}) if game.events else {}
     if created.get("id") != game_id:
         raise _Failure(event.seq, f"the bundle's game {game_id} is game {created.get('id')} by its own chain", game_id)
@@ -213,6 +240,31 @@ def _check_games(tournament: Tournament, event: RecordedEvent, seed: str, games:
             event.seq, f"the recorded places {data['places']} are not the game's GameEnded places {ended}", game_id
         )
     return {game_id}
+
+
+def _check_header(head: Mapping[str, Any], raw: list[dict[str, Any]]) -> None:
+    """Fail a bundle header field that is not what the tournament's chain says (it passed its audit)."""
+    created = raw[0]["data"]
+    chained = {
+        "format": FORMAT,
+        "id": created.get("id"),
+        "game": created.get("game"),
+        "status": FINISHED,
+        "version": len(raw),
+        "seed_commitment": created.get("seed_commitment"),
+        "games": recorded_games(raw),
+    }
+    for key in sorted(head):
+        if key == "signature":
+            continue
+        if key not in HEADER_KEYS:
+            raise _Failure(1, f"the bundle's header has a field no header has: {key}")
+        if head[key] != chained[key]:
+            raise _Failure(
+                1,
+                f"the bundle header's {key} {_brief(json.dumps(head[key]))} is not the tournament's own"
+                f" ({_brief(json.dumps(chained[key]))})",
+            )
 
 
 def _check_origin(tournament: Tournament, event: RecordedEvent, game: GameFile, seed: str) -> None:

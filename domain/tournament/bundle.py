@@ -6,7 +6,8 @@ house's `"signature"` of the tournament's result, `domain.results`); then the
 tournament's events, one a line, exactly as stored (`version` of them); then,
 for each game in `games`, that game's own export (`menagerie-game/1`: its
 header line, then its events). A line holding `format` starts a section; an
-event never does.
+event never does. No header is chained: an audit checks every field of the
+bundle's header and of each game's against the chains.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from domain.export import FORMAT as GAME_FORMAT
 from domain.export import ExportFormatError, check_event, export_lines, json_objects, read_export
 
 FORMAT = "menagerie-tournament/1"
+# Every field a bundle header may have; `signature` is the house's signature over the tournament's
+# result, which its own check verifies (an audit of the chains leaves it alone).
+HEADER_KEYS = frozenset({"format", "id", "game", "status", "version", "seed_commitment", "games", "signature"})
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,11 @@ class Bundle:
     head: Mapping[str, Any]
     events: list[dict[str, Any]]
     games: dict[str, GameFile]
+
+
+def recorded_games(events: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Return the ids of the games a tournament's stored events record results of, first recorded first."""
+    return list(dict.fromkeys(e["data"]["game_id"] for e in events if e["type"] == "ResultRecorded"))
 
 
 def bundle_lines(

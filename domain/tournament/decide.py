@@ -3,8 +3,9 @@
 Commands are JSON-native dicts, recorded with their events like a game's:
 
 - `{"kind": "create", "id", "game", "format", "rounds", "table_sizes", "scoring",
-  "max_players", "options", "seed_commitment", "organiser_sha256"}`;
-- `{"kind": "register", "name", "bot", "token_sha256"}`;
+  "max_players", "options", "seed_commitment", "dealing", "organiser_sha256"}` and an optional
+  `"late_entry_until"`;
+- `{"kind": "register", "name", "bot", "token_sha256"}`, with an optional `"entropy"`;
 - `{"kind": "start", "ratings"}` — seats round 1;
 - `{"kind": "link", "round", "table", "game_id"}`;
 - `{"kind": "record", "results": [{"game_id", "places", "final_hash"}], "ratings"}` — when that
@@ -61,6 +62,36 @@ from domain.tournament.state import ACTIVE, FINISHED, FORMATS, REGISTERING, ROUN
 MAX_ROUNDS = 50
 MAX_PLAYERS = 4096
 DEFAULT_SWISS_CAPACITY = 1024
+
+
+# The fields of each command kind (the shapes in the module docstring): an audit fails a recorded
+# command with any other, since a field nothing reads would ride in the chain unchecked.
+COMMAND_FIELDS: Mapping[str, frozenset[str]] = {
+    "create": frozenset(
+        {
+            "kind",
+            "id",
+            "game",
+            "format",
+            "rounds",
+            "table_sizes",
+            "scoring",
+            "max_players",
+            "options",
+            "seed_commitment",
+            "dealing",
+            "organiser_sha256",
+            "late_entry_until",
+        }
+    ),
+    "register": frozenset({"kind", "name", "bot", "token_sha256", "entropy"}),
+    "start": frozenset({"kind", "ratings"}),
+    "link": frozenset({"kind", "round", "table", "game_id"}),
+    "record": frozenset({"kind", "results", "ratings"}),
+    "withdraw": frozenset({"kind", "entrant", "by", "reason", "ratings"}),
+    "disqualify": frozenset({"kind", "entrant", "reason", "ratings"}),
+    "annul": frozenset({"kind", "round", "table", "reason", "replay", "ratings"}),
+}
 
 
 def decide(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list[Event]:

@@ -42,14 +42,13 @@ import orjson
 
 from domain.canonical import canonical_bytes
 from domain.commitments import commit, commitment_key
-from domain.events import chain_hash
+from domain.events import COMMAND_ID, chain_hash
 
 FORMAT = "menagerie-pack/1"
 FIRST_HASH = "0" * 64
 # A left-out commitment: never a commitment itself (those are 64 hex digits).
 DERIVED = 0
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
-_COMMAND_ID = re.compile(r"[0-9a-f]{32}")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -87,7 +86,7 @@ def _columns(seed: str, payloads: Sequence[bytes]) -> dict[str, Any]:
         previous = stored
         if event.get("seq") == position:
             del event["seq"]
-    ids = list(dict.fromkeys(e["command_id"] for e in events if _COMMAND_ID.fullmatch(str(e.get("command_id")))))
+    ids = list(dict.fromkeys(e["command_id"] for e in events if COMMAND_ID.fullmatch(str(e.get("command_id")))))
     index = {command_id: n for n, command_id in enumerate(ids)}
     before = 0
     for event in events:

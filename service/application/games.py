@@ -17,10 +17,10 @@ from typing import Any, Protocol
 
 from domain.chance import FIXED, SHARED, game_secret, seed_commitment
 from domain.errors import DomainError
-from domain.events import canonical_json
+from domain.events import RecordedEvent, canonical_json
 from domain.game import ACTIVE, FINISHED, Game, blank, decide, first_open_seat
 from domain.sealing import Sealer
-from projections.game import redact_log
+from projections.game import redact_event, redact_log
 from service.adapters.cache import GameRepository
 from service.adapters.faults import crash_point
 from service.adapters.indexes import Directory
@@ -161,10 +161,10 @@ class GameService:
             # The first attempt created it; list it in case that attempt died before doing so.
             game = self.repository.load(game_id)
             self.directory.add_game(game_id, time.time())
-            return game, tokens
+            return game, self._with_receipts(game, tokens)
         self.directory.add_game(game_id, time.time())
         self._settle(outcome)
-        return outcome.after, tokens
+        return outcome.after, self._with_receipts(outcome.after, tokens, outcome.events)
 
     def created_under(self, idempotency_key: str) -> bool:
         """Tell whether a create under this key has already made its game (a retry of it then creates nothing)."""
@@ -202,11 +202,11 @@ class GameService:
             prior = self.store.prior_result(game_id, idempotency.key) if idempotency else None
             if prior is None:
                 raise
-            return _joined(prior, fingerprint)
+            return self._with_receipts(self.repository.cached(game_id), [_joined(prior, fingerprint)])[0]
         if outcome.prior is not None:
-            return _joined(outcome.prior, fingerprint)
+            return self._with_receipts(outcome.after, [_joined(outcome.prior, fingerprint)])[0]
         self._settle(outcome)
-        return taken
+        return self._with_receipts(outcome.after, [taken], outcome.events)[0]
 
     def act(
         self,
@@ -320,6 +320,19 @@ class GameService:
         return None if seat is None or _over(game) else self.repository.seed(game.id)
 
     # --- internals ------------------------------------------------------
+
+    def _with_receipts(
+        self, game: Game, taken: Sequence[Mapping[str, Any]], events: Sequence[RecordedEvent] = ()
+    ) -> list[dict[str, Any]]:
+        """Give each seat taken its receipt: its SeatTaken event as the seat sees it, with its hash.
+
+        It holds the entropy the seat sent, so the seat can check its contribution went into the
+        deal. `events` are the ones just appended; a retry reads them back (every SeatTaken comes
+        before the game starts, within its first 1 + seats events).
+        """
+        found = events or self.store.read(game.id, upto=1 + len(game.seats))
+        seated = {e.data["seat"]: e for e in found if e.type == "SeatTaken"}
+        return [{**seat, "receipt": redact_event(game.type, seated[seat["seat"]], seat["seat"])} for seat in taken]
 
     def _due_mark(self, game: Game) -> DueMark:
         """Return what the due index is to say of the game after an append: when its next step is overdue."""

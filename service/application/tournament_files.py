@@ -14,7 +14,7 @@ from typing import Any
 from domain.export import header
 from domain.game import FINISHED as GAME_FINISHED
 from domain.tournament.audit import TournamentAuditReport, audit_bundle
-from domain.tournament.bundle import GameFile, bundle_lines, read_bundle
+from domain.tournament.bundle import GameFile, bundle_lines, read_bundle, recorded_games
 from domain.tournament.state import FINISHED, Tournament
 from projections.tournament import tournament_summary
 from service.adapters.cache import GameRepository
@@ -46,7 +46,7 @@ class TournamentFiles:
             # Before the end the seed is secret and games may be in play: nothing to audit yet.
             raise TournamentInPlay("a tournament can be exported once it is over")
         raw = self.store.read_raw(tournament_id)
-        game_ids = list(dict.fromkeys(e["data"]["game_id"] for e in raw if e["type"] == "ResultRecorded"))
+        game_ids = recorded_games(raw)
         head = {
             "id": tournament.id,
             "game": tournament.game,

@@ -37,7 +37,7 @@ from domain.tournament import decide, replay
 from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
 from domain.tournament.seeding import table_secret
 from domain.tournament.state import ACTIVE, FINISHED, Table, Tournament
-from projections.tournament import tournament_view
+from projections.tournament import public_event, tournament_view
 from service.adapters.cache import AggregateCache, GameRepository
 from service.adapters.indexes import TournamentIndex
 from service.adapters.store import EventStore
@@ -143,7 +143,9 @@ class TournamentService:
             entry.update(entrant=entrant, name=events[0].data["name"], bot=bot, token=token)
             return Decision(command, events)
 
-        self._run(tournament_id, decide_register, optimistic=True)
+        outcome = self._run(tournament_id, decide_register, optimistic=True)
+        # The entrant's receipt: its PlayerRegistered as anyone sees it, with its hash (and its entropy).
+        entry["receipt"] = public_event(outcome.events[0])
         return entry
 
     def start(self, tournament_id: str, *, expected_version: int | None = None) -> Tournament:

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 from domain.audit import audit_export, check_receipts, identity
 from domain.errors import DomainError
 from domain.events import RecordedEvent
-from domain.export import ExportFormatError, is_complete, json_objects, read_export
+from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
 from domain.ids import GAME_ID_FORM, is_game_id
+from domain.receipts import read_receipts
 from domain.results import GAME, PRESENT, VERIFIED, SignatureCheck, Statement
 from domain.transparency.notes import NoteError
 from projections.game import game_view
@@ -51,8 +52,9 @@ def add_parsers(commands: Any) -> None:
     check.add_argument("--log-key", metavar="VKEY", help="the log's verifier key (default: the one the log names)")
     check.add_argument(
         "--receipts",
-        help="a file of what the service acknowledged (a JSON object a line: an event with its seq and hash, or an"
-        " action's answer): fail where the game's log disagrees with any",
+        help="a receipts file, receipts-<game id>.ndjson: what the service acknowledged, a JSON object a line (an"
+        " event's seq and hash, or an answer holding them); fail where the game's log disagrees with any, and on a"
+        " file with none",
     )
     check.add_argument("--key", help=KEY_HELP)
     load = commands.add_parser("import", help="load an exported finished game into the store at REDIS_URL")
@@ -113,20 +115,23 @@ def _audit(
     except KeysError as error:
         print(f"--key {error}", file=sys.stderr)
         return 2
-    report = audit_export(head, events, verifier)
-    if report.ok and receipts is not None:
+    promised = None
+    if receipts is not None:
         try:
-            promised = _receipts(receipts)
+            with open(receipts, encoding="utf-8") as lines:
+                promised = read_receipts(lines)
         except ExportFormatError as error:
             print(f"{receipts}: {error.message}", file=sys.stderr)
             return 2
-        report = check_receipts(events, promised) or report
+    report = audit_export(head, events, verifier)
+    if report.ok and promised is not None:
+        report = check_receipts(events, promised, report)
     logged = ""
     if report.ok and log is not None:
         try:
             logged = "; " + log_reader.check_in_log(log, log_key, _final_statement(events))
         except log_reader.LogAlarm as alarm:
-            print(f"FAIL {head.get('game')} {head.get('id')}: the file audits, but {alarm}")
+            print(f"FAIL {head.get('game')} {_shown(head.get('id'))}: the file audits, but {alarm}")
             return 1
         except (log_reader.LogUnreadable, NoteError, KeyError, ValueError) as error:
             print(f"{log}: cannot read the log: {error}", file=sys.stderr)
@@ -163,17 +168,6 @@ def _final_statement(events: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the result statement the log holds for this game: its id, last version and last hash, as chained."""
     last = events[-1]
     return Statement(str(identity(events)["id"]), GAME, int(last["seq"]), str(last["hash"])).to_dict()
-
-
-def _receipts(path: str) -> list[dict[str, Any]]:
-    """Read receipts: a JSON object a line, either an acknowledged event (seq, hash) or an action's answer (its events)."""
-    with open(path, encoding="utf-8") as lines:
-        return [
-            item
-            for _, _, value in json_objects(lines)
-            for item in value.get("events", [value])
-            if isinstance(item, dict)
-        ]
 
 
 def _replay(path: str, at: int | None, seat: int | None) -> int:

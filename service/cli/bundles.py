@@ -13,8 +13,9 @@ from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
 from domain.ratings import counts, identity, leaderboard, rebuild
+from domain.receipts import read_receipts
 from domain.results import TOURNAMENT, Statement
-from domain.tournament.audit import audit_bundle
+from domain.tournament.audit import audit_bundle, check_receipts
 from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
 from domain.tournament.bundle import read_bundle
 from domain.transparency.notes import NoteError
@@ -37,6 +38,11 @@ def add_parsers(commands: Any) -> None:
         help="also check that the tournament's result is in the transparency log (as for `menagerie audit`)",
     )
     check.add_argument("--log-key", metavar="VKEY", help="the log's verifier key (default: the one the log names)")
+    check.add_argument(
+        "--receipts",
+        help="an entrant's receipts file, receipts-<tournament id>.ndjson: its registration's receipt and the"
+        " tournament events it was sent, a JSON object a line; fail where the bundle's stream disagrees with any",
+    )
     ratings = commands.add_parser("ratings", help="ratings from files")
     actions = ratings.add_subparsers(dest="ratings_command", required=True)
     again = actions.add_parser(
@@ -50,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     """Run an offline command; exit 0 on success, 1 on a failed audit, 2 on a bad file."""
     try:
         if args.command == "audit-tournament":
-            return _audit_tournament(args.file, args.key, args.log, args.log_key)
+            return _audit_tournament(args.file, args.key, args.log, args.log_key, args.receipts)
         return _rebuild(args.files, args.game)
     except ExportFormatError as error:
         print(f"menagerie: {error.message}", file=sys.stderr)
@@ -60,14 +66,26 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
-def _audit_tournament(path: str, key: str | None = None, log: str | None = None, log_key: str | None = None) -> int:
+def _audit_tournament(
+    path: str, key: str | None = None, log: str | None = None, log_key: str | None = None, receipts: str | None = None
+) -> int:
     bundle = read_bundle(export_lines(path))
     try:
         verifier = public_keys_from(key) if key is not None else None
     except KeysError as error:
         print(f"--key {error}", file=sys.stderr)
         return 2
+    promised = None
+    if receipts is not None:
+        try:
+            with open(receipts, encoding="utf-8") as lines:
+                promised = read_receipts(lines)
+        except ExportFormatError as error:
+            print(f"{receipts}: {error.message}", file=sys.stderr)
+            return 2
     report = audit_bundle(bundle, verifier=verifier)
+    if report.ok and promised is not None:
+        report = check_receipts(bundle, promised, report)
     name = f"{bundle.head.get('game')} tournament {bundle.head.get('id')}"
     logged = ""
     if report.ok and log is not None:

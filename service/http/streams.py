@@ -40,6 +40,7 @@ from marshmallow import fields
 
 from domain.events import RecordedEvent
 from projections.game import redact_event
+from projections.tournament import public_event
 from service.adapters.connections import STORE_UNAVAILABLE
 from service.errors import StreamsFull
 from service.http.auth import caller_seat
@@ -123,15 +124,7 @@ def tournament_stream(tournament_id: str) -> Response:
     args = query(STREAM_QUERY)
     services().tournaments.load(tournament_id)
     after = _resume_from(args["after"])
-    return _sse(Subscription(tournament_id, after, TOURNAMENT_OVER, ("public",), _public_tournament_event))
-
-
-def _public_tournament_event(event: RecordedEvent) -> dict[str, Any]:
-    """Everything of a tournament event but token hashes and the command (which may carry them)."""
-    out = event.to_dict()
-    out["data"] = {k: v for k, v in event.data.items() if not k.endswith("_sha256")}
-    out.pop("command", None)
-    return out
+    return _sse(Subscription(tournament_id, after, TOURNAMENT_OVER, ("public",), public_event))
 
 
 def _resume_from(after: int) -> int:

@@ -37,6 +37,8 @@ def test_an_entrant_registers_plays_a_round_from_your_games_and_sees_the_standin
     name.send_keys("Ann")
     driver.find_element(By.ID, "register-button").click()
     wait(driver).until(EC.text_to_be_present_in_element((By.ID, "your-games"), "You are registered"))
+    # The page kept the registration's receipt (its PlayerRegistered held the entropy the page sent).
+    kept = driver.execute_script(f"return JSON.parse(sessionStorage.getItem('menagerie:receipts:{tid}'))")
 
     _post_as(base_url, f"/tournaments/{tid}/register", {"bot": "heuristic"}, organiser)
     _post_as(base_url, f"/tournaments/{tid}/start", {}, organiser)
@@ -54,6 +56,10 @@ def test_an_entrant_registers_plays_a_round_from_your_games_and_sees_the_standin
     standings = wait(driver).until(EC.presence_of_element_located((By.ID, "standings")))
     wait(driver).until(lambda d: "finished" in d.find_element(By.CSS_SELECTOR, ".facts").text)
     assert "Ann" in standings.text
+    with urllib.request.urlopen(urllib.request.Request(f"{base_url}/tournaments/{tid}/export")) as response:
+        registered = json.load(response)["lines"][2]  # the bundle's header, then the stream: event 2
+    assert registered["type"] == "PlayerRegistered" and registered["data"]["name"] == "Ann"
+    assert kept == [{"seq": 2, "hash": registered["hash"]}] and len(registered["data"]["entropy"]) == 32
     rows = driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
     assert len(rows) == 2 and all(row.find_elements(By.TAG_NAME, "td")[5].text == "1" for row in rows)
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), "sideways scroll"

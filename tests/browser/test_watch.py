@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
@@ -85,6 +86,14 @@ def test_two_players_in_two_browsers_see_each_others_moves_without_reloading(
             )
     assert finished(ann) and finished(bob)
     assert moves["ann"] > 0 and moves["bob"] > 0
+    # Each page kept its seat's receipt, then one for every event its answers and its feed brought, to the end.
+    status, export = http("GET", f"{base_url}/games/{game_id}/export")
+    assert status == 200
+    published = {event["seq"]: event["hash"] for event in export["events"]}
+    for window in (ann, bob):
+        kept = window.execute_script(f"return JSON.parse(sessionStorage.getItem('menagerie:receipts:{game_id}'))")
+        assert len({r["seq"] for r in kept}) == len(kept) and max(r["seq"] for r in kept) == max(published)
+        assert all(published[r["seq"]] == r["hash"] for r in kept)
     for window in (ann, bob):
         assert window.execute_script("return window.__sameDocument === true"), "the page was reloaded"
     # Each saw the other's moves in the live log.
@@ -137,3 +146,37 @@ def test_a_spectator_refused_every_stream_still_sees_the_game_to_its_end(
     wait(driver, 60).until(finished)
     assert driver.execute_script("return window.__sameDocument === true"), "the page was reloaded"
     screenshot(driver, tmp_path, "spectator-without-stream")
+
+
+def test_each_players_page_keeps_its_seats_receipt_holding_the_entropy_it_sent(
+    browser, base_url: str, tmp_path: Path
+) -> None:
+    ann = browser()
+    game_id = create_in_lobby(ann, base_url, "bloede-kuh", ["you", "open", "bot:heuristic"], {})
+    join_url = wait(ann).until(EC.presence_of_element_located((By.ID, "join-url"))).get_attribute("href")
+    bob = browser()
+    bob.get(join_url)
+    name = wait(bob).until(EC.presence_of_element_located((By.ID, "join-name")))
+    name.clear()
+    name.send_keys("Bob")
+    bob.find_element(By.ID, "join-button").click()
+    # Each page goes to the table only once its seat's receipt holds the entropy it sent.
+    wait(bob).until(EC.url_contains(f"#/game/{game_id}"))
+    status, page = http("GET", f"{base_url}/games/{game_id}/events")
+    assert status == 200
+    seated = {e["data"]["seat"]: e for e in page["events"] if e["type"] == "SeatTaken"}
+    for seat, window in ((0, ann), (1, bob)):
+        kept = window.execute_script(f"return JSON.parse(sessionStorage.getItem('menagerie:receipts:{game_id}'))")
+        assert kept[0] == {"seq": seated[seat]["seq"], "hash": seated[seat]["hash"]}
+        # The page sent 16 random bytes as its seat's entropy, and the chained SeatTaken holds them.
+        assert len(seated[seat]["data"]["entropy"]) == 32
+    # The table hands the receipts over as the receipts file the audit reads.
+    link = wait(bob).until(EC.presence_of_element_located((By.ID, "receipts-link")))
+    assert link.get_attribute("download") == f"receipts-{game_id}.ndjson"
+    bob.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    bob.execute_script("document.getElementById('receipts-link').click()")  # the table may have redrawn it
+    saved_file = tmp_path / f"receipts-{game_id}.ndjson"
+    wait(bob).until(lambda _: saved_file.exists() and saved_file.stat().st_size > 0)
+    saved = saved_file.read_text()
+    lines = [json.loads(line) for line in saved.splitlines()]
+    assert lines[0] == {"seq": seated[1]["seq"], "hash": seated[1]["hash"]}

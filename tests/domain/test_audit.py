@@ -184,11 +184,102 @@ def test_an_event_with_a_field_no_event_has_fails_even_rechained(finished):
     assert not report.ok and report.failed_at == 4 and "no event has: note" in report.reason
 
 
+def full_header(events: list[dict]) -> dict:
+    """Return the header the service exports for a finished game's log."""
+    return {
+        "format": "menagerie-game/1",
+        **identity(events),
+        "status": "finished",
+        "version": len(events),
+        "redacted": False,
+    }
+
+
 @pytest.mark.parametrize(
-    ("key", "value"), [("id", "0123456789abcdef"), ("game", "toy"), ("dealing", "shared"), ("rules_version", "0")]
+    ("key", "value"),
+    [
+        ("id", "0123456789abcdef"),
+        ("game", "toy"),
+        ("dealing", "shared"),
+        ("rules_version", "0"),
+        ("seed_commitment", "0" * 64),
+        ("options", {"advanced": True, "target": 1}),
+        ("status", "active"),
+        ("version", 3),
+        ("redacted", True),
+        ("format", "menagerie-game/2"),
+    ],
 )
 def test_an_export_whose_header_says_otherwise_than_its_chain_fails(finished, key, value):
-    head = {"format": "menagerie-game/1", **identity(finished)}
+    head = full_header(finished)
     assert audit_export(head, finished).ok
     report = audit_export({**head, key: value}, finished)
-    assert not report.ok and f"header's {key}" in report.reason
+    assert not report.ok and report.failed_at == 1 and f"header's {key}" in report.reason
+
+
+def test_an_export_whose_header_renames_a_seat_fails(finished):
+    head = full_header(finished)
+    head["seats"][1] = {**head["seats"][1], "name": "mallory"}
+    report = audit_export(head, finished)
+    assert not report.ok and "header's seats" in report.reason and "mallory" in report.reason
+
+
+def test_an_export_header_with_a_field_no_header_has_fails_but_a_signature_is_left_to_its_check(finished):
+    head = full_header(finished)
+    assert not audit_export({**head, "note": "trust me"}, finished).ok
+    assert "no header has: note" in audit_export({**head, "note": "trust me"}, finished).reason
+    report = audit_export({**head, "signature": {"alg": "ed25519"}}, finished)
+    assert report.ok and "every header field against the chain" in report.checks
+
+
+def test_a_command_with_a_field_its_kind_does_not_have_fails_even_rechained(finished):
+    events = copy.deepcopy(finished)
+    moved = next(e for e in events if (e.get("command") or {}).get("kind") == "act")
+    moved["command"]["note"] = "harmless?"
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == moved["seq"]
+    assert report.reason == "the act command has a field no act command has: note"
+
+
+def test_a_command_that_is_not_an_object_fails_even_rechained(finished):
+    events = copy.deepcopy(finished)
+    events[0]["command"] = ["create"]
+    previous = GENESIS_HASH
+    for event in events:  # the chain alone: a sealer cannot read such a command either
+        event["hash"] = previous = chain_hash(previous, {k: v for k, v in event.items() if k != "hash"})
+    report = audit(events)
+    assert not report.ok and report.failed_at == 1 and "not a JSON object" in report.reason
+
+
+@pytest.mark.parametrize(
+    "time", [{"at": "2026-01-01T00:00:00Z"}, "yesterday", "2026-13-01T00:00:00Z", "2026-01-01T00:00:00+02:00", 0]
+)
+def test_a_time_that_is_not_an_rfc_3339_utc_string_fails_even_rechained(finished, time):
+    events = copy.deepcopy(finished)
+    events[4]["time"] = time
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == 5 and "not an RFC 3339 time" in report.reason
+
+
+@pytest.mark.parametrize("command_id", ["from the house, with love", "C" * 32, "c4", 7])
+def test_a_command_id_not_of_the_services_form_fails_even_rechained(finished, command_id):
+    events = copy.deepcopy(finished)
+    batch = [e for e in events if e["command_id"] == events[4]["command_id"]]
+    for event in batch:
+        event["command_id"] = command_id
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == batch[0]["seq"] and "not of the service's form" in report.reason
+
+
+def test_the_service_forms_of_time_and_command_id_pass(finished):
+    events = copy.deepcopy(finished)
+    for event in events:
+        event["time"] = "2026-11-28T05:07:09.123Z"
+    assert audit(rehash(events)).ok
+
+
+@pytest.mark.parametrize("name", ["bloede_kuh_v1.ndjson", "life_is_life_v1.ndjson", "zop_zoo_v1.ndjson"])
+def test_a_game_recorded_before_these_checks_passes_with_its_own_header(name):
+    head, events = read_export((FIXTURE.parent / name).read_text().splitlines())
+    report = audit_export(head, events)
+    assert report.ok, report.reason

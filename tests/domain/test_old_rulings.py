@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.audit import audit
+from domain.audit import audit, audit_export
 from domain.events import GENESIS_HASH, RecordedEvent, chain_hash
 from domain.export import read_export
 from domain.game import FINISHED, Game, replay
@@ -49,7 +49,7 @@ def test_an_old_game_replays_under_its_own_rules_and_passes_its_audit(name: str)
     game = replay(RecordedEvent.from_dict(event) for event in events)
     assert game.status == FINISHED and game.result == events[-1]["data"]["result"]
     assert game.rules_version == "1" and game.rules_state.rules_version == "1"
-    assert audit(events).ok
+    assert audit(events).ok and audit_export(head, events).ok
 
 
 @pytest.mark.parametrize(("name", "differs_at"), sorted(OLD_GAMES.items()))

@@ -51,7 +51,7 @@ class RecordingTable(Table):
             after_seq=game.version,
             previous_hash=game.last_hash,
             time="2026-01-01T00:00:00Z",
-            command_id=f"c{game.version}",
+            command_id=f"{game.version:032x}",
             command=dict(command),
             seal=Sealer(game.type or command["game"], self.seed),
         )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from domain.audit import audit
 from domain.chance import seed_of
 from service.cli import main as menagerie
@@ -104,7 +106,10 @@ def test_receipts_prove_what_the_service_acknowledged(client, tmp_path, capsys):
     export.write_text(client.get(f"/games/{game['id']}/export").get_data(as_text=True))
     kept = tmp_path / "receipts.ndjson"
     kept.write_text("".join(json.dumps(answer) + "\n" for answer in receipts))
+    capsys.readouterr()
     assert menagerie(["audit", str(export), "--receipts", str(kept)]) == 0
+    count = sum(len(answer["events"]) for answer in receipts)
+    assert f", {count} receipts, of {count} events from " in capsys.readouterr().out
     # The service's log now says otherwise than it told a player at one event.
     wrong = receipts[2]["events"][0]
     receipts[2]["events"][0] = {**wrong, "hash": "0" * 64}
@@ -132,3 +137,63 @@ def test_a_shared_tournaments_entrants_add_entropy_to_its_games_and_a_fixed_one_
         assert client.get(f"/games/{game_id}").json["dealing"] == dealing
     bot = client.post(f"/tournaments/{tid}/register", json={"bot": "random", "entropy": ANN}, headers=organiser)
     assert bot.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("lines", "reason"),
+    [
+        ("", "no receipts"),
+        ("\n\n", "no receipts"),
+        ('{"seq": "3", "hash": "%s"}\n' % ("a" * 64), "line 1: not a receipt"),
+        ('{"seq": 3}\n', "line 1: not a receipt"),
+        ('{"seq": 3, "hash": "%s"}\n{"events": []}\n' % ("a" * 64), "line 2: an answer with no events"),
+        ('{"events": [{"seq": true, "hash": "%s"}]}\n' % ("a" * 64), "line 1: not a receipt"),
+        ("[1, 2]\n", "line 1: not a JSON object"),
+    ],
+)
+def test_a_receipts_file_with_no_receipts_or_a_malformed_one_is_an_error_not_a_pass(
+    client, tmp_path, capsys, lines, reason
+):
+    game = created(client, [{"name": "ann"}, {"name": "bob"}])
+    play_to_the_end(client, game)
+    export = tmp_path / "game.ndjson"
+    export.write_text(client.get(f"/games/{game['id']}/export").get_data(as_text=True))
+    kept = tmp_path / "receipts.ndjson"
+    kept.write_text(lines)
+    capsys.readouterr()
+    assert menagerie(["audit", str(export), "--receipts", str(kept)]) == 2
+    out = capsys.readouterr()
+    assert "PASS" not in out.out and reason in out.err
+
+
+def test_create_and_join_answers_hold_each_seats_receipt_with_the_entropy_it_sent(client, tmp_path, capsys):
+    game = created(client, [{"name": "ann", "entropy": ANN}, {}], options={})
+    ann = game["seats"][0]["receipt"]
+    assert (ann["type"], ann["data"]["seat"], ann["data"]["entropy"]) == ("SeatTaken", 0, ANN)
+    key = {"Idempotency-Key": "bob-joins-" + "7" * 40}
+    joined = client.post(f"/games/{game['id']}/join", json={"name": "bob", "entropy": BOB}, headers=key)
+    assert joined.status_code == 201, joined.json
+    bob = joined.json["receipt"]
+    assert (bob["type"], bob["data"]["seat"], bob["data"]["entropy"]) == ("SeatTaken", 1, BOB)
+    retried = client.post(f"/games/{game['id']}/join", json={"name": "bob", "entropy": BOB}, headers=key)
+    assert retried.status_code == 201 and retried.json["receipt"] == bob
+    seats = [game["seats"][0], {"seat": 1, "token": joined.json["token"]}]
+    answers = play_to_the_end(client, {**game, "seats": seats})
+    published = {event["seq"]: event for event in export_lines(client, game["id"])[1:]}
+    for receipt in (ann, bob):
+        assert published[receipt["seq"]]["hash"] == receipt["hash"]
+        assert published[receipt["seq"]]["data"]["entropy"] == receipt["data"]["entropy"]
+    export, kept = tmp_path / "game.ndjson", tmp_path / "receipts.ndjson"
+    export.write_text(client.get(f"/games/{game['id']}/export").get_data(as_text=True))
+    kept.write_text("".join(json.dumps(answer) + "\n" for answer in [game["seats"][0], joined.json, *answers]))
+    capsys.readouterr()
+    assert menagerie(["audit", str(export), "--receipts", str(kept)]) == 0
+    assert f"receipts, of {2 + sum(len(a['events']) for a in answers)} events from {ann['seq']} to" in (
+        capsys.readouterr().out
+    )
+
+
+def test_a_fixed_games_seats_get_receipts_without_entropy(client):
+    game = created(client, [{"name": "ann"}, {"name": "bob"}], seed="practice")
+    receipts = [seat["receipt"] for seat in game["seats"]]
+    assert [r["data"]["seat"] for r in receipts] == [0, 1] and all("entropy" not in r["data"] for r in receipts)

@@ -314,15 +314,20 @@ def test_the_bot_author_example_plays_to_the_end_and_checks_its_receipts(generat
     services = build(fakeredis.FakeRedis(), "bot-example", inline_jobs=True, background_jobs=True, embedded=True)
     reads: list[str] = []
     log: list[tuple[str, int]] = []
-    receipts = tmp_path / "receipts.jsonl"
+    receipts = tmp_path / "receipts.ndjson"
     with serving_app(logged(counted(create_app(services), reads), services, log)) as url:
         example = run_example(generated, url, "--game", "bloede-kuh", "--seed", "example", "--receipts", str(receipts))
         out, err = example.communicate(timeout=300)
     assert example.returncode == 0, out + err
-    game_id = out.split()[1]
+    game_id = next(line for line in out.splitlines() if line.startswith("game ")).split()[1]
     assert f"game {game_id} (bloede-kuh) finished: places" in out
     kept = [json.loads(line) for line in receipts.read_text().splitlines()]
     assert kept and all(len(receipt["hash"]) == 64 for receipt in kept)
+    # Its first receipt is its seat's: a fixed deal (--seed) takes no entropy, and the bot checked it holds none.
+    assert kept[0]["type"] == "SeatTaken" and "entropy" not in kept[0]["data"]
+    assert f"seat taken at event {kept[0]['seq']}, no entropy (a fixed deal)" in out
+    # The stream's events are receipts too: they reach GameEnded, past the bot's last move.
+    assert max(receipt["seq"] for receipt in kept) == services.repository.load(game_id).version
     assert f"receipts: {len(kept)} acknowledged events kept in {receipts}, {len(kept)} in the published log" in out
     # The bot waits on its stream's views: it reads the game only after a move refused as stale (409).
     assert len(reads) == sum(what == "stale" for what, _ in log)
@@ -340,13 +345,13 @@ def test_the_bot_author_example_waits_on_the_stream_while_a_human_thinks(generat
     app = create_app(services)
     client = app.test_client()
     seats = [{"name": "tester"}, {}, {"bot": "heuristic"}]
-    created = client.post("/games", json={"game": "bloede-kuh", "seats": seats, "seed": "wait"}).json
+    created = client.post("/games", json={"game": "bloede-kuh", "seats": seats}).json  # shared: the bot adds entropy
     game_id, token = created["id"], created["seats"][0]["token"]
     mine = {"Authorization": f"Bearer {token}"}
     reads: list[str] = []
     streams: list[str] = []
     with serving_app(counted(app, reads, skip_token=token, streams=streams)) as url:
-        example = run_example(generated, url, "--join", game_id, "--receipts", str(tmp_path / "r.jsonl"))
+        example = run_example(generated, url, "--join", game_id, "--receipts", str(tmp_path / "r.ndjson"))
         try:
             held = 0
             while (view := client.get(f"/games/{game_id}", headers=mine).json)["status"] != "finished":
@@ -369,3 +374,7 @@ def test_the_bot_author_example_waits_on_the_stream_while_a_human_thinks(generat
                 example.kill()
     assert example.returncode == 0, out + err
     assert held == 3 and f"game {game_id} (bloede-kuh) finished" in out
+    # The seat it joined holds the entropy it sent: its receipt says so, and the bot checked.
+    kept = json.loads((tmp_path / "r.ndjson").read_text().splitlines()[0])
+    assert kept["type"] == "SeatTaken" and len(kept["data"]["entropy"]) == 32
+    assert f"seat taken at event {kept['seq']}, with our entropy" in out

@@ -153,3 +153,109 @@ def test_a_game_whose_chain_ends_elsewhere_than_recorded_fails(bundle):
     report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
     assert not report.ok and report.failed_at == recorded["seq"]
     assert "does not end at the hash the tournament recorded" in report.reason
+
+
+def test_a_tournament_command_with_a_field_its_kind_does_not_have_fails_even_rechained(bundle):
+    events = copy.deepcopy(bundle.events)
+    started = first(events, "RoundStarted")
+    batch_command(events, started)["note"] = "harmless?"
+    report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
+    owner = next(e for e in events if e["command_id"] == started["command_id"] and "command" in e)
+    assert not report.ok and report.failed_at == owner["seq"] and "has a field no" in report.reason
+    assert report.reason.endswith(": note")
+
+
+def test_a_tournament_event_with_a_free_text_command_id_fails_even_rechained(bundle):
+    events = copy.deepcopy(bundle.events)
+    events[1]["command_id"] = "the organiser's favourite"
+    report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
+    assert not report.ok and report.failed_at == 2 and "not of the service's form" in report.reason
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("id", "t-0123456789abcdef"),
+        ("game", "life-is-life"),
+        ("seed_commitment", "0" * 64),
+        ("status", "active"),
+        ("format", "menagerie-tournament/2"),
+        ("note", "trust me"),
+    ],
+)
+def test_a_bundle_whose_header_says_otherwise_than_its_chain_fails(bundle, key, value):
+    report = audit_bundle(Bundle({**bundle.head, key: value}, bundle.events, bundle.games))
+    assert not report.ok and report.failed_at == 1 and f" {key}" in report.reason
+
+
+def test_a_bundle_whose_header_lists_its_games_in_another_order_fails(bundle):
+    head = {**bundle.head, "games": list(reversed(bundle.head["games"]))}
+    report = audit_bundle(Bundle(head, bundle.events, bundle.games))
+    assert not report.ok and "header's games" in report.reason
+
+
+def test_a_bundle_header_with_a_signature_is_left_to_the_signature_check(bundle):
+    report = audit_bundle(Bundle({**bundle.head, "signature": {"alg": "ed25519"}}, bundle.events, bundle.games))
+    assert report.ok and any("header field" in check for check in report.checks)
+
+
+@pytest.mark.parametrize(
+    ("key", "change"),
+    [
+        ("seats", lambda seats: [{**seats[0], "name": "mallory", "bot": None}, *seats[1:]]),
+        ("dealing", lambda dealing: "shared" if dealing == "fixed" else "fixed"),
+        ("options", lambda options: {**(options or {}), "extra": 1}),
+        ("seed_commitment", lambda _: "0" * 64),
+        ("rules_version", lambda _: "0"),
+    ],
+)
+def test_a_game_section_whose_header_says_otherwise_than_its_chain_fails(bundle, key, change):
+    recorded = first(bundle.events, "ResultRecorded", round=3)
+    game_id = recorded["data"]["game_id"]
+    game = bundle.games[game_id]
+    head = {**game.head, key: change(copy.deepcopy(game.head[key]))}
+    games = {**bundle.games, game_id: type(game)(head, game.events)}
+    report = audit_bundle(Bundle(bundle.head, bundle.events, games))
+    assert not report.ok and report.failed_at == recorded["seq"] and report.game_id == game_id
+    assert f"header's {key}" in report.reason
+
+
+def test_an_edited_bundle_header_fails_on_the_command_line(bundle, tmp_path, capsys):
+    path = tmp_path / "t.ndjson"
+    head = {**bundle.head, "game": "zop-zoo"}
+    path.write_text("".join(bundle_lines(head, bundle.events, bundle.games.values())))
+    assert main(["audit-tournament", str(path)]) == 1
+    assert "FAIL" in capsys.readouterr().out
+
+
+def test_an_entrants_receipts_hold_against_the_bundle_and_a_rewritten_one_fails(fake_services, tmp_path, capsys):
+    created, _ = fake_services.tournaments.create("toy", rounds=3, table_sizes=[3], seed="receipts-seed")
+    answers = [fake_services.tournaments.register(created.id, bot="random") for _ in range(9)]
+    fake_services.tournaments.start(created.id)
+    bundle = read_bundle(fake_services.tournament_files.export(created.id))
+    mine = answers[4]["receipt"]
+    assert mine["type"] == "PlayerRegistered" and mine["hash"] == bundle.events[mine["seq"] - 1]["hash"]
+    path, kept = tmp_path / "t.ndjson", tmp_path / "receipts.ndjson"
+    path.write_text("".join(bundle_lines(bundle.head, bundle.events, bundle.games.values())))
+    # The entrant keeps its registration's answer, then each ResultRecorded the tournament's stream sent.
+    results = [event for event in bundle.events if event["type"] == "ResultRecorded"]
+    kept.write_text("".join(json.dumps(line) + "\n" for line in [answers[4], *results]))
+    capsys.readouterr()
+    assert main(["audit-tournament", str(path), "--receipts", str(kept)]) == 0
+    assert f"{1 + len(results)} receipts, of {1 + len(results)} events from {mine['seq']} to" in capsys.readouterr().out
+    forged = {**results[-1], "hash": "0" * 64}
+    kept.write_text("".join(json.dumps(line) + "\n" for line in [answers[4], *results[:-1], forged]))
+    assert main(["audit-tournament", str(path), "--receipts", str(kept)]) == 1
+    out = capsys.readouterr().out
+    assert f"at tournament event {forged['seq']}: event {forged['seq']} is not the one the service acknowledged" in out
+    kept.write_text("")
+    assert main(["audit-tournament", str(path), "--receipts", str(kept)]) == 2
+    assert "no receipts" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("time", [{"at": "noon"}, "2026-02-30T12:00:00Z", "12:00"])
+def test_a_tournament_event_whose_time_is_not_rfc_3339_fails_even_rechained(bundle, time):
+    events = copy.deepcopy(bundle.events)
+    events[2]["time"] = time
+    report = audit_bundle(Bundle(bundle.head, rehash(events), bundle.games))
+    assert not report.ok and report.failed_at == 3 and "not an RFC 3339 time" in report.reason

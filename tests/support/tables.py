@@ -23,7 +23,7 @@ def as_stored(
         after_seq=version,
         previous_hash=last_hash or GENESIS_HASH,
         time="2026-01-01T00:00:00Z",
-        command_id=f"c{version}",
+        command_id=f"{version:032x}",  # the service's form: 32 hex digits
         command=dict(command),
         seal=seal,
     )

@@ -68,6 +68,31 @@ export const seats = tabStore("seat");
 /** The tournament entries (entrant tokens) this tab holds, one per tournament. */
 export const entries = tabStore("entry");
 
+/**
+ * The receipts this tab keeps, per game: each event the server acknowledged to this tab's seat as
+ * `{seq, hash}`, its SeatTaken first. One a line, they are the receipts file an auditor checks the
+ * published game against (`menagerie audit game.ndjson --receipts receipts-<game id>.ndjson`).
+ */
+export const receipts = {
+  get: (gameId) => tabStore("receipts").get(gameId) || [],
+  add(gameId, events) {
+    const kept = receipts.get(gameId);
+    const known = new Set(kept.map((r) => r.seq));
+    tabStore("receipts").put(gameId, [...kept, ...events.filter((e) => !known.has(e.seq)).map((e) => ({seq: e.seq, hash: e.hash}))]);
+  },
+};
+
+/**
+ * Keep a seat's receipt (the SeatTaken event a create or join answer holds) or an entrant's (the
+ * PlayerRegistered a registration answer holds), under its game's or tournament's id, and tell
+ * whether it holds the entropy this tab sent: a shared deal must have taken it, a fixed one none.
+ */
+export function keepSeatReceipt(gameId, receipt, sent, dealing) {
+  receipts.add(gameId, [receipt]);
+  const held = receipt.data.entropy ?? null;
+  return held === (dealing === "shared" ? sent : null);
+}
+
 function tabStore(kind) {
   return {
     get(id) {

@@ -1,5 +1,5 @@
 // The lobby: game types and their options, a new game with you, bots and open seats, joining by link, the games.
-import {api, entropyFor, explain, newKey, seats} from "./api.js";
+import {api, entropyFor, explain, keepSeatReceipt, newKey, seats} from "./api.js";
 import {seatName} from "./context.js";
 import {h, mount, pretty} from "./dom.js";
 import {gameModule} from "./games/index.js";
@@ -103,10 +103,16 @@ function newGameForm(types) {
       return;
     }
     try {
+      const sent = entropyFor(createKey);
       const created = await api("POST", "/games", {body, key: createKey});
       createKey = newKey();
       const mine = created.seats[0];
       if (mine) seats.put(created.id, {token: mine.token, seat: mine.seat, name: mine.name});
+      // Your seat's SeatTaken is your receipt: it must hold the entropy you sent, or the deal went on without it.
+      if (mine && !keepSeatReceipt(created.id, mine.receipt, sent, created.dealing)) {
+        message.textContent = t("seat.entropy-missing");
+        return;
+      }
       const others = created.seats.slice(1).map((s) => ({seat: s.seat, name: s.name, link: `${location.origin}/#/seat/${created.id}/${s.token}`}));
       if (others.length) sessionStorage.setItem(`menagerie:links:${created.id}`, JSON.stringify(others));
       location.hash = mine ? `#/game/${created.id}` : `#/game/${created.id}`;
@@ -280,8 +286,15 @@ export async function joinScreen(main, id) {
     }
     localStorage.setItem(NAME_KEY, name);
     try {
-      const taken = await api("POST", `/games/${id}/join`, {body: {name, entropy: entropyFor(joinKey)}, key: joinKey});
+      const sent = entropyFor(joinKey);
+      const taken = await api("POST", `/games/${id}/join`, {body: {name, entropy: sent}, key: joinKey});
       seats.put(id, {token: taken.token, seat: taken.seat, name});
+      // Your seat's SeatTaken is your receipt: in a shared deal it must hold the entropy you sent.
+      const {dealing} = await api("GET", `/games/${id}`);
+      if (!keepSeatReceipt(id, taken.receipt, sent, dealing)) {
+        message.textContent = t("seat.entropy-missing");
+        return;
+      }
       location.hash = `#/game/${id}`;
     } catch (err) {
       if (err.status !== 0) joinKey = newKey();

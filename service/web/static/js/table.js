@@ -1,5 +1,5 @@
 // The table: your seat's view (or a spectator's), moves made by picking then confirming, the log, the clock.
-import {api, explain, seats, subscribe} from "./api.js";
+import {api, explain, receipts, seats, subscribe} from "./api.js";
 import {Choice} from "./choose.js";
 import {contextFor, eventList, lastMove, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
@@ -76,6 +76,7 @@ export async function table(main, id) {
       // The answer holds this seat's view right after the move: no second request to show it.
       const answer = await api("POST", `/games/${id}/actions?view=true`, {token, body: {action, expected_version: view.version}});
       status.textContent = t("table.move-played");
+      receipts.add(id, answer.events);
       if (answer.view) adopt(answer.view);
       else await refresh();
     } catch (err) {
@@ -158,7 +159,14 @@ export async function table(main, id) {
       h("nav", {class: "links", "aria-label": t("table.nav")},
         h("a", {href: "#/"}, t("page.lobby")),
         view.status === "finished" ? h("a", {href: `#/replay/${id}`, id: "replay-link"}, t("table.replay")) : null,
-        h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`}, t("table.export"))));
+        h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`}, t("table.export")),
+        token ? h("a", {href: "#", id: "receipts-link", download: `receipts-${id}.ndjson`, onclick: saveReceipts}, t("table.receipts")) : null));
+  }
+
+  /** Hand the tab's receipts over as the receipts file `menagerie audit --receipts` reads: one JSON object a line. */
+  function saveReceipts(e) {
+    const lines = receipts.get(id).map((r) => `${JSON.stringify(r)}\n`);
+    e.currentTarget.href = URL.createObjectURL(new Blob(lines, {type: "application/x-ndjson"}));
   }
 
   function moveBar(picks, drawn, ctx) {
@@ -230,6 +238,8 @@ export async function table(main, id) {
   const start = Math.max(0, view.version - RECENT);
   const feed = subscribe(id, start, (fresh) => {
     events = events.concat(fresh).slice(-RECENT * 4);
+    // A seat keeps every event the feed sends it as a receipt: they reach GameEnded, past its last move.
+    if (token) receipts.add(id, fresh);
     for (const event of fresh) if (event.type === "TimedOut") standIn = {seat: event.data.seat, seq: event.seq};
     const ctx = contextFor(view, module);
     const theirs = fresh.filter((e) => typeof e.actor === "number" && e.actor !== view.you).map(ctx.describe).filter(Boolean);

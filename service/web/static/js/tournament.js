@@ -1,5 +1,5 @@
 // Tournaments (standings, rounds, tables with their games) and the rating table of each game.
-import {api, entries, entropyFor, explain} from "./api.js";
+import {api, entries, entropyFor, explain, keepSeatReceipt} from "./api.js";
 import {h, mount} from "./dom.js";
 import {GAMES, gameModule} from "./games/index.js";
 import {list, t} from "./i18n.js";
@@ -53,7 +53,7 @@ export async function tournament(main, id) {
     mount(body,
       h("h1", {}, t("cup.heading", {game: gameModule(cup.game).title}), " ", h("small", {class: "muted"}, cup.id)),
       h("p", {class: "facts"}, [t(cup.format === "swiss" ? "cup.swiss" : "cup.round-robin"), t(`cup.status.${cup.status}`), t("cup.round-of", {round: cup.round, of: cup.planned_rounds}), t("cup.players", {n: cup.players.length})].join(" · ")),
-      cup.status === "registering" && !mine ? registerForm(typed ? typed.value : "") : null,
+      cup.status === "registering" && !mine ? registerForm(typed ? typed.value : "", cup.dealing) : null,
       mine ? yourGames(cup, mine) : null,
       h("section", {class: "panel"}, h("h2", {}, t("cup.standings")),
         h("div", {class: "scroll-x"}, h("table", {class: "grid", id: "standings"},
@@ -75,7 +75,7 @@ export async function tournament(main, id) {
     }
   }
 
-  function registerForm(typed) {
+  function registerForm(typed, dealing) {
     const input = h("input", {id: "entrant-name", required: true, maxlength: 40, autocomplete: "nickname", value: typed || localStorage.getItem("menagerie:name") || ""});
     const message = h("p", {class: "error", role: "alert"});
     const form = h("form", {class: "panel", id: "register-form"}, h("h2", {}, t("cup.register-title")),
@@ -89,9 +89,15 @@ export async function tournament(main, id) {
         return;
       }
       try {
-        const entry = await api("POST", `/tournaments/${encodeURIComponent(id)}/register`, {body: {name, entropy: entropyFor(`register:${id}:${name}`)}});
+        const sent = entropyFor(`register:${id}:${name}`);
+        const entry = await api("POST", `/tournaments/${encodeURIComponent(id)}/register`, {body: {name, entropy: sent}});
         localStorage.setItem("menagerie:name", name);
         entries.put(id, {token: entry.token, entrant: entry.entrant, name: entry.name});
+        // The registration's receipt: its PlayerRegistered must hold the entropy sent (in a shared tournament).
+        if (!keepSeatReceipt(id, entry.receipt, sent, dealing)) {
+          message.textContent = t("seat.entropy-missing");
+          return;
+        }
         clearTimeout(timer);
         refresh();
       } catch (err) {

@@ -17,6 +17,7 @@ export default {
   "seat.bot": "Bot {number} ({bot})",
   "seat.filled": "Platz {number}",
   "seat.open": "freier Platz {number}",
+  "seat.entropy-missing": "Der Server hat dir den Platz gegeben, aber sein Eintrag enthält nicht die Entropie, die dein Browser geschickt hat: Dein Beitrag ist nicht in das Austeilen eingegangen. Spiel diese Partie um nichts, was zählt.",
   "seat.you": "{name} (du)",
   "seat.nobody": "niemand",
   "seat.game": "Das Spiel",
@@ -64,6 +65,7 @@ export default {
   "table.nav": "Spiel",
   "table.replay": "Wiederholung und Prüfung",
   "table.export": "Protokoll exportieren",
+  "table.receipts": "Belege herunterladen",
   "clock.yours": "Du hast {time}",
   "clock.theirs": "{names}: {time}",
 
@@ -209,6 +211,7 @@ export default {
   "replay.archived": "Archiviert: die Partie hat den Server verlassen; ihre Exportdatei lässt sich offline prüfen (menagerie audit DATEI)",
   "audit.sequence": "Reihenfolge",
   "audit.hash chain": "Hash-Kette",
+  "audit.forms of times, command ids and commands": "Form von Zeiten, Befehls-IDs und Befehlen",
   "audit.seed commitment": "Festlegung des Seeds",
   "audit.commitments to hidden values": "Festlegungen verdeckter Werte",
   "audit.re-execution of every command": "erneute Ausführung jedes Befehls",

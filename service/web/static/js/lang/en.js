@@ -19,6 +19,7 @@ export default {
   "seat.bot": "Bot {number} ({bot})",
   "seat.filled": "Seat {number}",
   "seat.open": "open seat {number}",
+  "seat.entropy-missing": "The server took your seat, but its record does not hold the entropy your browser sent: the deal did not take your contribution. Do not play this game for anything that matters.",
   "seat.you": "{name} (you)",
   "seat.nobody": "nobody",
   "seat.game": "The game",
@@ -70,6 +71,7 @@ export default {
   "table.nav": "Game",
   "table.replay": "Replay and audit",
   "table.export": "Export log",
+  "table.receipts": "Download receipts",
   "clock.yours": "You have {time}",
   "clock.theirs": "{names}: {time}",
 
@@ -222,6 +224,7 @@ export default {
   "replay.archived": "Archived: the game has left the server; its export file audits offline (menagerie audit FILE)",
   "audit.sequence": "sequence",
   "audit.hash chain": "hash chain",
+  "audit.forms of times, command ids and commands": "forms of times, command ids and commands",
   "audit.seed commitment": "seed commitment",
   "audit.commitments to hidden values": "commitments to hidden values",
   "audit.re-execution of every command": "re-execution of every command",

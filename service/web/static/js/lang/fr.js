@@ -17,6 +17,7 @@ export default {
   "seat.bot": "Robot {number} ({bot})",
   "seat.filled": "Place {number}",
   "seat.open": "place libre {number}",
+  "seat.entropy-missing": "Le serveur vous a donné la place, mais son enregistrement ne contient pas l'entropie envoyée par votre navigateur : la donne s'est faite sans votre contribution. Ne jouez pas cette partie pour un enjeu qui compte.",
   "seat.you": "{name} (vous)",
   "seat.nobody": "personne",
   "seat.game": "Le jeu",
@@ -64,6 +65,7 @@ export default {
   "table.nav": "Partie",
   "table.replay": "Revoir et vérifier",
   "table.export": "Exporter le journal",
+  "table.receipts": "Télécharger les reçus",
   "clock.yours": "Il vous reste {time}",
   "clock.theirs": "{names} : {time}",
 
@@ -209,6 +211,7 @@ export default {
   "replay.archived": "Archivée : la partie a quitté le serveur ; son fichier d'export se vérifie hors ligne (menagerie audit FICHIER)",
   "audit.sequence": "séquence",
   "audit.hash chain": "chaîne de hachage",
+  "audit.forms of times, command ids and commands": "forme des heures, des identifiants de commande et des commandes",
   "audit.seed commitment": "engagement sur la graine",
   "audit.commitments to hidden values": "engagements sur les valeurs cachées",
   "audit.re-execution of every command": "réexécution de chaque commande",
