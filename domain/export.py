@@ -1,7 +1,7 @@
 """The export format: NDJSON, a header line then one event a line, as stored.
 
 Header: `{"format": "menagerie-game/1", "id", "game", "rules_version",
-"options", "seats": [{"seat", "name", "bot"}], "dealing", "seed_commitment",
+"options", "seats": [{"seat", "name", "bot"}] (and "player", a bound seat's account id), "dealing", "seed_commitment",
 "status", "version", "redacted"}`. Nothing in the header is trusted: an audit
 reads the same facts from the chained events and fails where they differ. A redacted export (a seat's, during play) cannot be
 audited (its hidden values are missing), but its chain can be checked: each
@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from domain.audit import seat_line
 from domain.errors import DomainError
 from domain.game import FINISHED, Game
 
@@ -40,7 +41,7 @@ def header(game: Game, *, redacted: bool) -> dict[str, Any]:
         "game": game.type,
         "rules_version": game.rules_version,
         "options": game.options,
-        "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(game.seats)],
+        "seats": [seat_line(i, s.name, s.bot, s.player) for i, s in enumerate(game.seats)],
         "dealing": game.disclosed_dealing,
         "seed_commitment": game.seed_commitment,
         "status": game.status,

@@ -25,11 +25,13 @@ from service.adapters.due import DueIndex
 from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
 from service.adapters.outages import ShardOutages
+from service.adapters.players import PlayerAccounts
 from service.adapters.slots import aggregate_key
 from service.adapters.store import MAX_BLOCK_MS, EventStore
 from service.application.archive import ArchiveService
 from service.application.audits import AuditService
 from service.application.games import GameService
+from service.application.players import PlayerService
 from service.application.ratings import RatingService
 from service.application.seat_logs import SeatLogs
 from service.application.steward import Steward
@@ -63,6 +65,7 @@ class Services:
     audits: AuditService = field(kw_only=True)
     # Bundles, audits and listings of tournaments, read through the tournament service's cache.
     tournament_files: TournamentFiles = field(kw_only=True)
+    players: PlayerService = field(kw_only=True)
 
     def rq(self) -> Redis:
         """Return RQ's Redis connection."""
@@ -156,7 +159,9 @@ def build(
         step_grace_ms=step_timeout_s * 1000,
         slice_s=step_slice_s,
     )
-    ratings = RatingService(store, repository)
+    accounts = PlayerAccounts(redis, prefix)
+    players = PlayerService(accounts)
+    ratings = RatingService(store, repository, accounts)
     tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
     archive = ArchiveService(store, directory, repository, held=tournaments.holds)
     # The embedded server audits on a thread of its own, so that a long audit never holds up bot turns.
@@ -187,6 +192,7 @@ def build(
         queue_redis,
         audits=audits,
         tournament_files=tournament_files,
+        players=players,
     )
     return services
 

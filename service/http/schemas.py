@@ -17,6 +17,10 @@ from service.http.fields import Text, WholeNumber
 BOT_KINDS = tuple(sorted({kind for rules in RULES.values() for kind in rules.bots}))
 
 NAME_LENGTH = 40
+# A handle is at most 24 characters once normalised (`domain.players`); what is longer as typed is the domain's 422.
+HANDLE_FIELD_LENGTH = 100
+# `<player id>.<secret>`: 2 + 16 + 1 + 32 characters.
+PLAYER_TOKEN_LENGTH = 51
 SEED_LENGTH = 200
 # No game comes near a billion events; a bound keeps stream ids in range.
 MAX_VERSION = 1_000_000_000
@@ -31,22 +35,29 @@ def _entropy() -> fields.String:
     return fields.String(validate=validate.Regexp(ENTROPY, error="entropy is 32 to 128 hex digits"))
 
 
+def _player_token() -> fields.String:
+    """A player token (`POST /players`): binds the seat or the place to the account; checked by the service (401)."""
+    return fields.String(validate=validate.Length(min=1, max=PLAYER_TOKEN_LENGTH))
+
+
 class SeatSpecSchema(Schema):
-    """A seat at creation: `{"name"}` a human (with its `entropy`, if it adds some), `{"bot"}` a bot, `{}` open."""
+    """A seat at creation: `{"name"}` a guest, `{"player_token"}` an account (either with its `entropy`, if it adds
+    some), `{"bot"}` a bot, `{}` open."""
 
     class Meta:
         unknown = RAISE
 
     name = Text(max_length=NAME_LENGTH)
+    player_token = _player_token()
     bot = fields.String(validate=validate.OneOf(BOT_KINDS))
     entropy = _entropy()
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
-        if "name" in data and "bot" in data:
-            raise ValidationError("a seat has a name or a bot, not both")
-        if "entropy" in data and "name" not in data:
-            raise ValidationError("only a human seat (with a name) adds entropy")
+        if len({"name", "bot", "player_token"} & set(data)) > 1:
+            raise ValidationError("a seat has a name, a player token or a bot: one of them")
+        if "entropy" in data and "name" not in data and "player_token" not in data:
+            raise ValidationError("only a human seat (with a name or a player token) adds entropy")
 
 
 class CreateGameSchema(Schema):
@@ -67,8 +78,14 @@ class JoinSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = Text(max_length=NAME_LENGTH, required=True)
+    name = Text(max_length=NAME_LENGTH)
+    player_token = _player_token()
     entropy = _entropy()
+
+    @validates_schema
+    def _one_of(self, data: dict[str, Any], **_: Any) -> None:
+        if ("name" in data) == ("player_token" in data):
+            raise ValidationError("join with a name (a guest) or a player token (an account): one of them")
 
 
 class ActionSchema(Schema):
@@ -170,6 +187,15 @@ class ViewQuerySchema(Schema):
     open = fields.Boolean(load_default=False)
 
 
+class RegisterPlayerSchema(Schema):
+    """`POST /players`: the handle to open an account for (its rules are `domain.players`)."""
+
+    class Meta:
+        unknown = RAISE
+
+    handle = Text(max_length=HANDLE_FIELD_LENGTH, required=True)
+
+
 class CreateTournamentSchema(Schema):
     """`POST /tournaments`."""
 
@@ -206,6 +232,8 @@ class RegisterSchema(SeatSpecSchema):
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
+        if "player_token" in data:
+            raise ValidationError({"player_token": ["Unknown field."]})
         if ("name" in data) == ("bot" in data):
             raise ValidationError("give a name (a human) or a bot kind, not both")
         if "entropy" in data and "name" not in data:
@@ -291,3 +319,4 @@ WITHDRAW = WithdrawSchema()
 DISQUALIFY = DisqualifySchema()
 ANNUL = AnnulSchema()
 TOURNAMENT_LIST_QUERY = TournamentListQuerySchema()
+REGISTER_PLAYER = RegisterPlayerSchema()
