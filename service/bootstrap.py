@@ -162,7 +162,7 @@ def build(
     accounts = PlayerAccounts(redis, prefix)
     players = PlayerService(accounts)
     ratings = RatingService(store, repository, accounts)
-    tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs)
+    tournaments = TournamentService(store, TournamentIndex(redis, prefix), games, ratings, jobs, accounts=accounts)
     archive = ArchiveService(store, directory, repository, held=tournaments.holds)
     # The embedded server audits on a thread of its own, so that a long audit never holds up bot turns.
     audit_jobs = (

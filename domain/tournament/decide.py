@@ -4,14 +4,30 @@ Commands are JSON-native dicts, recorded with their events like a game's:
 
 - `{"kind": "create", "id", "game", "format", "rounds", "table_sizes", "scoring",
   "max_players", "options", "seed_commitment", "organiser_sha256"}`;
-- `{"kind": "register", "name", "bot", "token_sha256"}`;
+- `{"kind": "register", "name", "bot", "token_sha256"}`, with an optional `"player"` (the
+  account's id: the place is the account's, and its name is null) and `"invitation_sha256"`
+  (the SHA-256 of the invitation code the registrant gave, where registration is by code);
+- `{"kind": "approve", "entrant"}` — the organiser admits a pending entrant (registration by approval);
 - `{"kind": "start", "ratings"}` — seats round 1;
 - `{"kind": "link", "round", "table", "game_id"}`;
 - `{"kind": "record", "results": [{"game_id", "places", "final_hash"}], "ratings"}` — when that
   completes the round, the same batch starts the next one or finishes;
 - `{"kind": "withdraw", "entrant", "by": "entrant"|"organiser", "reason", "ratings"}`;
 - `{"kind": "disqualify", "entrant", "reason", "ratings"}`;
-- `{"kind": "annul", "round", "table", "reason", "replay", "ratings"}`.
+- `{"kind": "annul", "round", "table", "reason", "replay", "ratings"}`, with an optional `"by"`:
+  `"organiser"` (the default) or the number of an entrant at the table.
+
+Registration (`registration` in the create command, recorded when not `open`): `open`
+takes anyone while places are free; `code` takes whoever gives the invitation code (its
+SHA-256 is recorded, the code goes to the organiser alone); `approval` takes everyone as
+pending, and the organiser approves each (a pending entrant holds no place and is not
+paired). Places are counted among the entrants still playing: the organiser may remove
+(disqualify) an entrant before the start, and the place is free again.
+
+Corrections by an organiser who plays: an organiser who created the tournament with their
+account (`organiser_player`) cannot annul (or replay) a table where that account sits, unless
+every human entrant at the table has asked for the same (an `annul` with `"by"` an entrant
+records `AnnulAgreed`; the last agreement annuls). Every correction records who asked.
 
 Withdrawal and disqualification take effect at once: the entrant is not paired
 from the next round on. A table of theirs still without a result is forfeited
@@ -43,10 +59,13 @@ from domain.tournament.errors import (
     AlreadyRegistered,
     GameNotInTournament,
     InvalidTournament,
+    InvitationRequired,
     NotActive,
     NotAnnullable,
+    NotPending,
     NotPlaying,
     NotRegistering,
+    OrganiserAtTable,
     RegistrationClosed,
     ResultAlreadyRecorded,
     TableAlreadyLinked,
@@ -56,7 +75,22 @@ from domain.tournament.errors import (
 )
 from domain.tournament.pairing import plan_round
 from domain.tournament.standings import standings
-from domain.tournament.state import ACTIVE, FINISHED, FORMATS, REGISTERING, ROUND_ROBIN, Table, Tournament, apply
+from domain.tournament.state import (
+    ACTIVE,
+    APPROVAL,
+    CODE,
+    FINISHED,
+    FORMATS,
+    OPEN,
+    PENDING,
+    PLAYING,
+    REGISTERING,
+    REGISTRATIONS,
+    ROUND_ROBIN,
+    Table,
+    Tournament,
+    apply,
+)
 
 MAX_ROUNDS = 50
 MAX_PLAYERS = 4096
@@ -82,6 +116,8 @@ def decide(tournament: Tournament, command: Mapping[str, Any], seed: str) -> lis
         return disqualify(tournament, command, seed)
     if kind == "annul":
         return annul(tournament, command, seed)
+    if kind == "approve":
+        return approve(tournament, command)
     raise TournamentError(f"unknown command kind {kind!r}")
 
 
@@ -133,6 +169,17 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
     extra: dict[str, Any] = {"late_entry_until": late} if late else {}
     if dealing is not None:
         extra["dealing"] = dealing
+    registration = command.get("registration") or OPEN
+    if registration not in REGISTRATIONS:
+        raise InvalidTournament(f"registration is one of {', '.join(REGISTRATIONS)}", registration=registration)
+    if (registration == CODE) != (command.get("invitation_sha256") is not None):
+        raise InvalidTournament("registration by code, and only it, has an invitation code")
+    if registration != OPEN:
+        extra["registration"] = registration
+    if registration == CODE:
+        extra["invitation_sha256"] = command["invitation_sha256"]
+    if command.get("organiser_player") is not None:
+        extra["organiser_player"] = command["organiser_player"]
     return [
         Event(
             "TournamentCreated",
@@ -154,25 +201,34 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
 
 
 def register(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
-    """Register a human (by name) or a bot (by kind) while registration is open."""
+    """Register a human (by account or name) or a bot (by kind) while registration is open."""
     late = _late_round(tournament)
     if tournament.status != REGISTERING and late is None:
         raise RegistrationClosed("the tournament has started; registration is closed")
-    bot = command.get("bot")
+    bot, player = command.get("bot"), command.get("player")
     bots = RULES[tournament.game].bots
     if bot is not None and bot not in bots:
         raise TournamentError(f"{tournament.game} has no bot {bot!r}", bots=list(bots))
-    name = command.get("name") or f"{bot}-{len(tournament.entrants) + 1}"
-    if name.startswith("bot:"):
+    name = None if player is not None else command.get("name") or f"{bot}-{len(tournament.entrants) + 1}"
+    if name is not None and name.startswith("bot:"):
         raise TournamentError("names starting with 'bot:' are reserved for bot ratings", name=name)
-    if any(entrant.name.casefold() == name.casefold() for entrant in tournament.entrants):
+    staying = [entrant for entrant in tournament.entrants if entrant.status in (PLAYING, PENDING)]
+    if name is not None and any(e.name is not None and e.name.casefold() == name.casefold() for e in staying):
         raise AlreadyRegistered(f"{name!r} is already registered", name=name)
-    if len(tournament.entrants) >= tournament.max_players:
-        raise TournamentFull(
-            f"the tournament is full ({tournament.max_players} players)", max_players=tournament.max_players
-        )
+    if player is not None and any(entrant.player == player for entrant in staying):
+        raise AlreadyRegistered("this account is already registered", player=player)
+    if bot is None and tournament.registration == CODE:
+        if command.get("invitation_sha256") != tournament.invitation_sha256:
+            raise InvitationRequired("this tournament takes entrants with the organiser's invitation code")
+    pending = bot is None and tournament.registration == APPROVAL
+    if not pending:
+        _check_capacity(tournament)
     entrant = len(tournament.entrants)
     data = {"entrant": entrant, "name": name, "bot": bot, "token_sha256": command.get("token_sha256")}
+    if player is not None:
+        data["player"] = player
+    if pending:
+        data["status"] = PENDING
     if late is not None:
         data["round"] = late
     entropy = command.get("entropy")
@@ -187,6 +243,30 @@ def register(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
             raise TournamentError("a human entrant of a shared tournament adds entropy: 32 to 128 hex digits")
         data["entropy"] = entropy
     return [Event("PlayerRegistered", data, SYSTEM)]
+
+
+def _check_capacity(tournament: Tournament) -> None:
+    if tournament.taken_places >= tournament.max_players:
+        raise TournamentFull(
+            f"the tournament is full ({tournament.max_players} players)", max_players=tournament.max_players
+        )
+
+
+def approve(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
+    """Admit a pending entrant (the organiser, registration by approval) while places are free."""
+    entrant = command.get("entrant")
+    if not isinstance(entrant, int) or not 0 <= entrant < len(tournament.entrants):
+        raise TournamentError("no such entrant", entrant=entrant)
+    if tournament.entrants[entrant].status != PENDING:
+        raise NotPending(f"entrant {entrant} is not waiting for approval", entrant=entrant)
+    if tournament.status != REGISTERING and _late_round(tournament) is None:
+        raise RegistrationClosed("the tournament has started; registration is closed")
+    _check_capacity(tournament)
+    data: dict[str, Any] = {"entrant": entrant}
+    late = _late_round(tournament)
+    if late is not None:
+        data["round"] = late
+    return [Event("PlayerApproved", data, SYSTEM)]
 
 
 def _late_round(tournament: Tournament) -> int | None:
@@ -297,10 +377,9 @@ def withdraw(tournament: Tournament, command: Mapping[str, Any], seed: str) -> l
 
 
 def disqualify(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list[Event]:
-    """Disqualify an entrant (the organiser, with a reason); forfeit their table in play."""
-    if tournament.status != ACTIVE:
-        raise NotActive("only a tournament in play can disqualify a player")
-    return _leave(tournament, command, seed, "PlayerDisqualified", {})
+    """Disqualify an entrant (the organiser, with a reason): before the start too, which frees the place."""
+    # Who asked is recorded when the command says (streams recorded before re-execute unchanged).
+    return _leave(tournament, command, seed, "PlayerDisqualified", {"by": command["by"]} if "by" in command else {})
 
 
 def _leave(
@@ -311,7 +390,7 @@ def _leave(
         raise TournamentError("no such entrant", entrant=entrant)
     if tournament.status == FINISHED:
         raise NotActive("the tournament is over")
-    if not tournament.entrants[entrant].playing:
+    if tournament.entrants[entrant].status not in (PLAYING, PENDING):
         raise NotPlaying(f"entrant {entrant} has already left the tournament", entrant=entrant)
     reason = _reason(command)
     current = tournament.current
@@ -344,15 +423,44 @@ def annul(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list
     replay = bool(command.get("replay"))
     if replay and (round_ is not tournament.current or table.game_id is None):
         raise NotAnnullable("only a played table of the round in play can be replayed", round=number)
+    reason = _reason(command)
+    by = command.get("by", "organiser")
+    humans = sorted(e for e in table.entrants if tournament.entrants[e].bot is None)
+    agreed = sorted({e for e, again in table.agreed if again == replay})
+    events = []
+    if by != "organiser":
+        if by not in humans:
+            raise TournamentError("an entrant asks for an annulment of a table they sit at", entrant=by)
+        if by not in agreed:
+            agree = {"round": number, "table": table_number, "entrant": by, "replay": replay, "reason": reason}
+            events.append(Event("AnnulAgreed", agree, SYSTEM))
+            agreed = sorted({*agreed, by})
+        if agreed != humans:
+            return events  # the others at the table have yet to agree
+        asked = {"asked_by": "entrants", "agreed": agreed}
+    elif tournament.seat_of_organiser(table) and agreed != humans:
+        raise OrganiserAtTable(
+            "the organiser sits at this table: its result is annulled only when every entrant at it asks",
+            round=number,
+            table=table_number,
+            agreed=agreed,
+            needed=humans,
+        )
+    else:
+        asked = {"asked_by": "organiser"}
+        if tournament.seat_of_organiser(table):
+            asked["agreed"] = agreed
     data = {
         "round": number,
         "table": table_number,
         "game_id": table.game_id,
         "places": list(table.places),
         "replay": replay,
-        "reason": _reason(command),
+        "reason": reason,
     }
-    return _close(tournament, [Event("ResultAnnulled", data, SYSTEM)], command, seed)
+    if "by" in command:  # only when asked for, so that streams recorded before re-execute unchanged
+        data.update(asked)
+    return _close(tournament, [*events, Event("ResultAnnulled", data, SYSTEM)], command, seed)
 
 
 def _reason(command: Mapping[str, Any]) -> str:

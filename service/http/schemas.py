@@ -9,7 +9,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from domain.chance import ENTROPY
 from domain.games import RULES
 from domain.tournament.decide import MAX_PLAYERS, MAX_ROUNDS
-from domain.tournament.state import ACTIVE, FINISHED, FORMATS, REGISTERING
+from domain.tournament.state import ACTIVE, FINISHED, FORMATS, OPEN, REGISTERING, REGISTRATIONS
 from service.http.fields import Text, WholeNumber
 
 # Every game's bot kinds; which kinds a game has is checked in domain/ when a
@@ -225,19 +225,32 @@ class CreateTournamentSchema(Schema):
     options = fields.Dict(keys=Text(max_length=NAME_LENGTH), load_default=dict)
     seed = Text(max_length=SEED_LENGTH, load_default=None, allow_none=False)
     late_entry_until = WholeNumber(minimum=0, maximum=MAX_ROUNDS, load_default=0)
+    registration = fields.String(validate=validate.OneOf(REGISTRATIONS), load_default=OPEN)
+    # The organiser's own account, if they play too: they cannot then annul a table they sit at.
+    player_token = _player_token()
 
 
 class RegisterSchema(SeatSpecSchema):
-    """`POST /tournaments/{id}/register`: `{"name"}` a human, `{"bot"}` a bot (organiser only)."""
+    """`POST /tournaments/{id}/register`: `{"player_token"}` an account, `{"name"}` a guest, `{"bot"}` a bot
+    (organiser only); `invitation_code` where registration is by code."""
+
+    invitation_code = Text(max_length=100)
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
-        if "player_token" in data:
-            raise ValidationError({"player_token": ["Unknown field."]})
-        if ("name" in data) == ("bot" in data):
-            raise ValidationError("give a name (a human) or a bot kind, not both")
-        if "entropy" in data and "name" not in data:
-            raise ValidationError("only a human entrant (with a name) adds entropy")
+        if len({"name", "bot", "player_token"} & set(data)) != 1:
+            raise ValidationError("give a player token (an account), a name (a guest) or a bot kind: one of them")
+        if "entropy" in data and "bot" in data:
+            raise ValidationError("only a human entrant adds entropy")
+
+
+class ApproveSchema(Schema):
+    """`POST /tournaments/{id}/approve`."""
+
+    class Meta:
+        unknown = RAISE
+
+    entrant = WholeNumber(required=True, minimum=0, maximum=MAX_PLAYERS)
 
 
 class RecordResultSchema(Schema):
@@ -320,3 +333,4 @@ DISQUALIFY = DisqualifySchema()
 ANNUL = AnnulSchema()
 TOURNAMENT_LIST_QUERY = TournamentListQuerySchema()
 REGISTER_PLAYER = RegisterPlayerSchema()
+APPROVE = ApproveSchema()
