@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from domain.game import Game
 from domain.players import HandleConfusable, check_handle
 from service.adapters.players import Account, PlayerAccounts
 from service.application.clock import utc_now
@@ -71,3 +72,8 @@ class PlayerService:
     def handles(self, player_ids: Iterable[str]) -> dict[str, str]:
         """Return the handle of each account among `player_ids` (for display; the chain holds ids only)."""
         return self.accounts.handles(player_ids)
+
+    def at_seats(self, game: Game) -> dict[str, str]:
+        """Return the handles of the accounts at a game's seats (none to look up: no read)."""
+        ids = [seat.player for seat in game.seats if seat.player is not None]
+        return self.accounts.handles(ids) if ids else {}

@@ -53,8 +53,7 @@ def _projected(views: Bounded[ViewKey, bytes], key: ViewKey, game: Game) -> byte
 
 def seat_handles(game: Game) -> dict[str, str]:
     """Return the handles of the accounts bound to a game's seats (none to look up: no read)."""
-    players = [seat.player for seat in game.seats if seat.player is not None]
-    return services().players.handles(players) if players else {}
+    return services().players.at_seats(game)
 
 
 def view_response(game: Game, seat: int | None, open_view: bool) -> SecuredResponse:
