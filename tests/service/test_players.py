@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.audit import audit_export
 from tests.support.openapi import check_response
 
 
@@ -95,3 +96,19 @@ def test_a_guest_still_plays_by_name(client):
     created = client.post("/games", json={"game": "toy", "seats": [{"name": "ann"}, {"bot": "random"}]})
     assert created.status_code == 201 and created.json["seats"][0]["name"] == "ann"
     assert "player" not in created.json["seats"][0]
+
+
+def test_an_account_games_export_names_the_account_by_id_and_audits_with_its_header(client, fake_services):
+    ann = register(client, "Ann")
+    created = client.post("/games", json={"game": "toy", "seats": [{"player_token": ann["token"]}, {"bot": "random"}]})
+    token = {"Authorization": f"Bearer {created.json['seats'][0]['token']}"}
+    game_id = created.json["id"]
+    while (view := client.get(f"/games/{game_id}", headers=token).json)["status"] != "finished":
+        client.post(f"/games/{game_id}/actions", json={"action": view["legal_actions"][0]}, headers=token)
+    exported = client.get(f"/games/{game_id}/export")
+    check_response("/games/{id}/export", "get", exported)
+    header, events = exported.json["header"], exported.json["events"]
+    assert header["seats"][0] == {"seat": 0, "name": None, "bot": None, "player": ann["id"]}
+    assert "Ann" not in exported.get_data(as_text=True)  # the handle is not in the chain, nor in its file
+    assert audit_export(header, events).ok
+    assert not audit_export({**header, "seats": [{**header["seats"][0], "player": "p-0000000000000000"}]}, events).ok
