@@ -3,7 +3,8 @@
 Keys: `<prefix>:player:<id>` (id, handle, normal, skeleton, token_sha256,
 created) and `<prefix>:player-skeletons` (skeleton -> id). A handle is claimed
 by one HSETNX on its skeleton, so two registrations racing for `ann` and `Ann`
-(or `аnn`) cannot both win; the account's hash is written after the claim.
+(or `аnn`) cannot both win; the account's hash is written before the claim, and
+removed again if the claim is lost.
 The player token is never stored: only its SHA-256, like a seat token's.
 """
 
@@ -60,6 +61,10 @@ class PlayerAccounts:
                 "created": created,
             },
         )
+
+    def delete(self, player_id: str) -> None:
+        """Remove an account that lost its handle's claim (it was never handed out)."""
+        self.redis.delete(self._key(player_id))
 
     def get(self, player_id: str) -> Account | None:
         """Return an account by id (None: no such account)."""

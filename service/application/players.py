@@ -43,15 +43,18 @@ class PlayerService:
         """Open an account for a handle; return it with its token, which is shown this once and never again."""
         checked = check_handle(handle)
         player_id = self.new_id()
+        token = f"{player_id}.{self.new_secret()}"
+        account = Account(player_id, checked.display, checked.normal, token_sha256(token))
+        # The account first, then the handle's claim: a crash between them leaves an account nobody
+        # got the token of, never a handle claimed by no account.
+        self.accounts.save(account, checked.skeleton, self.clock())
         holder = self.accounts.claim(checked.skeleton, player_id)
         if holder != player_id:
+            self.accounts.delete(player_id)
             other = self.accounts.get(holder)
             if other is None or other.normal == checked.normal:
                 raise HandleTaken(f"the handle {handle!r} is taken")
             raise HandleConfusable(f"the handle {handle!r} looks like another player's")
-        token = f"{player_id}.{self.new_secret()}"
-        account = Account(player_id, checked.display, checked.normal, token_sha256(token))
-        self.accounts.save(account, checked.skeleton, self.clock())
         return account, token
 
     def authenticate(self, token: str) -> Account:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.audit import audit_export
+from service.errors import HandleTaken
 from tests.support.openapi import check_response
 
 
@@ -112,3 +113,11 @@ def test_an_account_games_export_names_the_account_by_id_and_audits_with_its_hea
     assert "Ann" not in exported.get_data(as_text=True)  # the handle is not in the chain, nor in its file
     assert audit_export(header, events).ok
     assert not audit_export({**header, "seats": [{**header["seats"][0], "player": "p-0000000000000000"}]}, events).ok
+
+
+def test_a_lost_race_for_a_handle_leaves_no_second_account(fake_services):
+    first, _ = fake_services.players.register("ann")
+    with pytest.raises(HandleTaken):
+        fake_services.players.register("Ann")
+    keys = {key.decode() for key in fake_services.redis.keys(f"{fake_services.prefix}:player:*")}
+    assert keys == {f"{fake_services.prefix}:player:{first.id}"}
