@@ -8,6 +8,7 @@ Commands are JSON-native dicts, recorded with their events like a game's:
   account's id: the place is the account's, and its name is null) and `"invitation_sha256"`
   (the SHA-256 of the invitation code the registrant gave, where registration is by code);
 - `{"kind": "approve", "entrant"}` — the organiser admits a pending entrant (registration by approval);
+- `{"kind": "add_organiser", "player", "token_sha256"}` — the organiser adds a co-organiser by account;
 - `{"kind": "start", "ratings"}` — seats round 1;
 - `{"kind": "link", "round", "table", "game_id"}`;
 - `{"kind": "record", "results": [{"game_id", "places", "final_hash"}], "ratings"}` — when that
@@ -15,7 +16,8 @@ Commands are JSON-native dicts, recorded with their events like a game's:
 - `{"kind": "withdraw", "entrant", "by": "entrant"|"organiser", "reason", "ratings"}`;
 - `{"kind": "disqualify", "entrant", "reason", "ratings"}`;
 - `{"kind": "annul", "round", "table", "reason", "replay", "ratings"}`, with an optional `"by"`:
-  `"organiser"` (the default) or the number of an entrant at the table.
+  `"organiser"` (the default), `"organiser:<n>"` (the n-th co-organiser) or the number of an
+  entrant at the table.
 
 Registration (`registration` in the create command, recorded when not `open`): `open`
 takes anyone while places are free; `code` takes whoever gives the invitation code (its
@@ -25,9 +27,10 @@ paired). Places are counted among the entrants still playing: the organiser may 
 (disqualify) an entrant before the start, and the place is free again.
 
 Corrections by an organiser who plays: an organiser who created the tournament with their
-account (`organiser_player`) cannot annul (or replay) a table where that account sits, unless
-every human entrant at the table has asked for the same (an `annul` with `"by"` an entrant
-records `AnnulAgreed`; the last agreement annuls). Every correction records who asked.
+account (`organiser_player`), or a co-organiser (each added by account), cannot annul (or
+replay) a table where their own account sits; another organiser may, and so may every human
+entrant at the table asking for the same (an `annul` with `"by"` an entrant records
+`AnnulAgreed`; the last agreement annuls). Every correction records who asked.
 
 Withdrawal and disqualification take effect at once: the entrant is not paired
 from the next round on. A table of theirs still without a result is forfeited
@@ -118,6 +121,8 @@ def decide(tournament: Tournament, command: Mapping[str, Any], seed: str) -> lis
         return annul(tournament, command, seed)
     if kind == "approve":
         return approve(tournament, command)
+    if kind == "add_organiser":
+        return add_organiser(tournament, command)
     raise TournamentError(f"unknown command kind {kind!r}")
 
 
@@ -267,6 +272,19 @@ def approve(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
     if late is not None:
         data["round"] = late
     return [Event("PlayerApproved", data, SYSTEM)]
+
+
+def add_organiser(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
+    """Add a co-organiser by account: another organiser, who may annul a table the first one sits at."""
+    player = command.get("player")
+    if not isinstance(player, str) or player == tournament.organiser_player:
+        raise TournamentError("a co-organiser is another account than the organiser's", player=player)
+    if any(account == player for account, _ in tournament.co_organisers):
+        raise TournamentError("this account is an organiser already", player=player)
+    if tournament.status == FINISHED:
+        raise NotActive("the tournament is over")
+    data = {"organiser": len(tournament.co_organisers) + 1, "player": player, "token_sha256": command["token_sha256"]}
+    return [Event("OrganiserAdded", data, SYSTEM)]
 
 
 def _late_round(tournament: Tournament) -> int | None:
@@ -428,7 +446,8 @@ def annul(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list
     humans = sorted(e for e in table.entrants if tournament.entrants[e].bot is None)
     agreed = sorted({e for e, again in table.agreed if again == replay})
     events = []
-    if by != "organiser":
+    organiser = _organiser_number(tournament, by)
+    if organiser is None:
         if by not in humans:
             raise TournamentError("an entrant asks for an annulment of a table they sit at", entrant=by)
         if by not in agreed:
@@ -438,7 +457,7 @@ def annul(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list
         if agreed != humans:
             return events  # the others at the table have yet to agree
         asked = {"asked_by": "entrants", "agreed": agreed}
-    elif tournament.seat_of_organiser(table) and agreed != humans:
+    elif tournament.seat_of_organiser(table, organiser) and agreed != humans:
         raise OrganiserAtTable(
             "the organiser sits at this table: its result is annulled only when every entrant at it asks",
             round=number,
@@ -447,8 +466,8 @@ def annul(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list
             needed=humans,
         )
     else:
-        asked = {"asked_by": "organiser"}
-        if tournament.seat_of_organiser(table):
+        asked = {"asked_by": by}
+        if tournament.seat_of_organiser(table, organiser):
             asked["agreed"] = agreed
     data = {
         "round": number,
@@ -461,6 +480,18 @@ def annul(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list
     if "by" in command:  # only when asked for, so that streams recorded before re-execute unchanged
         data.update(asked)
     return _close(tournament, [*events, Event("ResultAnnulled", data, SYSTEM)], command, seed)
+
+
+def _organiser_number(tournament: Tournament, by: Any) -> int | None:
+    """Return which organiser `by` names (0 the creator, n a co-organiser), or None for an entrant."""
+    if by == "organiser":
+        return 0
+    if isinstance(by, str) and by.startswith("organiser:") and by[10:].isdigit():
+        number = int(by[10:])
+        if 0 < number <= len(tournament.co_organisers):
+            return number
+        raise TournamentError("no such organiser", by=by)
+    return None
 
 
 def _reason(command: Mapping[str, Any]) -> str:

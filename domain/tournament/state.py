@@ -138,6 +138,8 @@ class Tournament:
     dealing: str | None = None  # "shared" or "fixed" (`domain.chance`); None for one recorded before
     organiser_sha256: str | None = None
     organiser_player: str | None = None  # the organiser's account, when it gave one
+    # Co-organisers (`OrganiserAdded`), by number from 1: each one's account and token hash. They may annul.
+    co_organisers: tuple[tuple[str, str], ...] = ()
     registration: str = OPEN
     invitation_sha256: str | None = None  # registration by code: the code's SHA-256
     entrants: tuple[Entrant, ...] = ()
@@ -158,11 +160,16 @@ class Tournament:
         """Return how many places are taken: by the entrants still playing (not those removed, nor those pending)."""
         return len(self.playing)
 
-    def seat_of_organiser(self, table: Table) -> bool:
-        """Tell whether the organiser's account sits at a table."""
-        return self.organiser_player is not None and any(
-            self.entrants[e].player == self.organiser_player for e in table.entrants
-        )
+    def organiser_account(self, organiser: int) -> str | None:
+        """Return an organiser's account: 0 the creator's (if given), n the n-th co-organiser's."""
+        if organiser == 0:
+            return self.organiser_player
+        return self.co_organisers[organiser - 1][0] if 0 < organiser <= len(self.co_organisers) else None
+
+    def seat_of_organiser(self, table: Table, organiser: int = 0) -> bool:
+        """Tell whether an organiser's account (0: the creator's) sits at a table."""
+        account = self.organiser_account(organiser)
+        return account is not None and any(self.entrants[e].player == account for e in table.entrants)
 
     @property
     def current(self) -> Round | None:
@@ -230,6 +237,9 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
             player=data.get("player"),
         )
         return replace(tournament, entrants=tournament.entrants + (entrant,))
+    if event.type == "OrganiserAdded":
+        added = (data["player"], data["token_sha256"])
+        return replace(tournament, co_organisers=(*tournament.co_organisers, added))
     if event.type == "PlayerApproved":
         entrants = list(tournament.entrants)
         entrants[data["entrant"]] = replace(entrants[data["entrant"]], status=PLAYING)

@@ -185,6 +185,20 @@ class TournamentService:
         self._run(tournament_id, decide_register, optimistic=True)
         return entry
 
+    def add_organiser(self, tournament_id: str, player: str) -> dict[str, Any]:
+        """Add a co-organiser by account; return their number and organiser token (which may annul)."""
+        added: dict[str, Any] = {}
+
+        def decide_add(tournament: Tournament) -> Decision:
+            number = len(tournament.co_organisers) + 1
+            token = f"{tournament_id}.o{number}.{self.new_secret()}"
+            command = {"kind": "add_organiser", "player": player, "token_sha256": token_sha256(token)}
+            added.update(organiser=number, player=player, token=token)
+            return Decision(command, decide(tournament, command, ""))
+
+        self._run(tournament_id, decide_add, optimistic=True)
+        return added
+
     def approve(self, tournament_id: str, entrant: int) -> Tournament:
         """Admit a pending entrant (the organiser, registration by approval)."""
 
@@ -357,10 +371,13 @@ class TournamentService:
         return self.accounts.handles(players) if self.accounts is not None and players else {}
 
     def caller(self, tournament: Tournament, token: str) -> int | str | None:
-        """Return who holds a token of this tournament (an entrant number, ORGANISER), or None."""
+        """Return who holds a token of this tournament (an entrant number, ORGANISER, `organiser:<n>`), or None."""
         digest = token_sha256(token)
         if tournament.organiser_sha256 == digest:
             return ORGANISER
+        for number, (_, co_digest) in enumerate(tournament.co_organisers, start=1):
+            if co_digest == digest:
+                return f"{ORGANISER}:{number}"
         return next((e.index for e in tournament.entrants if e.token_sha256 == digest), None)
 
     # --- internals ------------------------------------------------------

@@ -244,6 +244,15 @@ class RegisterSchema(SeatSpecSchema):
             raise ValidationError("only a human entrant adds entropy")
 
 
+class AddOrganiserSchema(Schema):
+    """`POST /tournaments/{id}/organisers`: the co-organiser's player token."""
+
+    class Meta:
+        unknown = RAISE
+
+    player_token = fields.String(required=True, validate=validate.Length(min=1, max=PLAYER_TOKEN_LENGTH))
+
+
 class ApproveSchema(Schema):
     """`POST /tournaments/{id}/approve`."""
 
@@ -334,3 +343,4 @@ ANNUL = AnnulSchema()
 TOURNAMENT_LIST_QUERY = TournamentListQuerySchema()
 REGISTER_PLAYER = RegisterPlayerSchema()
 APPROVE = ApproveSchema()
+ADD_ORGANISER = AddOrganiserSchema()

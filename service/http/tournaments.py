@@ -32,6 +32,7 @@ from service.http.audits import audit_response
 from service.http.auth import require_organiser, tournament_caller
 from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
+    ADD_ORGANISER,
     ANNUL,
     APPROVE,
     CREATE_TOURNAMENT,
@@ -105,6 +106,14 @@ def register(tournament_id: str) -> ResponseReturnValue:
     return jsonify(registered), 201
 
 
+@tournaments.post("/tournaments/<tournament_id>/organisers")
+def add_organiser(tournament_id: str) -> ResponseReturnValue:
+    """Add a co-organiser by their player token (the organiser): their own organiser token may annul results."""
+    require_organiser(service().load(tournament_id))
+    account = services().players.authenticate(body(ADD_ORGANISER)["player_token"])
+    return jsonify(service().add_organiser(tournament_id, account.id)), 201
+
+
 @tournaments.post("/tournaments/<tournament_id>/approve")
 def approve(tournament_id: str) -> ResponseReturnValue:
     """Admit a pending entrant (the organiser; registration by approval)."""
@@ -155,6 +164,8 @@ def withdraw(tournament_id: str) -> ResponseReturnValue:
     data = body(WITHDRAW)
     if caller is None:
         raise MissingToken("this route needs Authorization: Bearer <entrant or organiser token>")
+    if isinstance(caller, str) and caller != ORGANISER:
+        raise NotOrganiser("a co-organiser's token annuls results; only the organiser's withdraws entrants")
     if caller == ORGANISER:
         if data["entrant"] is None:
             raise MissingEntrant("the organiser names the entrant who withdraws")
@@ -183,7 +194,7 @@ def annul(tournament_id: str) -> ResponseReturnValue:
     if caller is None:
         raise MissingToken("this route needs Authorization: Bearer <organiser or entrant token>")
     data = body(ANNUL)
-    if caller != ORGANISER and not _sits_at(tournament, data["round"], data["table"], int(caller)):
+    if isinstance(caller, int) and not _sits_at(tournament, data["round"], data["table"], caller):
         raise NotOrganiser("an annulment is asked for by the organiser, or by an entrant at that table")
     annulled = service().annul(
         tournament_id, data["round"], data["table"], reason=data["reason"], replay=data["replay"], by=caller

@@ -172,3 +172,40 @@ def test_an_organiser_who_does_not_sit_at_a_table_annuls_it_alone_and_is_named_a
     tournament = played_round_robin(client, ("cyd", "dan", "eve"), organiser=None)
     done = annul(client, tournament, tournament["organiser"])
     assert done.status_code == 200 and done.json["corrections"][-1]["asked_by"] == "organiser"
+
+
+def test_another_organiser_may_annul_the_table_the_organiser_sits_at_but_not_their_own(client, organiser_plays):
+    deputy = account(client, "deputy")
+    added = client.post(
+        f"/tournaments/{organiser_plays['id']}/organisers",
+        json={"player_token": deputy["token"]},
+        headers=organiser_plays["organiser"],
+    )
+    check_response("/tournaments/{tournament_id}/organisers", "post", added)
+    assert added.status_code == 201 and added.json["organiser"] == 1 and added.json["player"] == deputy["id"]
+    co = auth(added.json["token"])
+    withdraw = client.post(f"/tournaments/{organiser_plays['id']}/withdraw", json={"entrant": 1}, headers=co)
+    assert withdraw.status_code == 403  # a co-organiser's token annuls, and does nothing else of the organiser's
+    done = annul(client, organiser_plays, co)
+    assert done.status_code == 200 and done.json["corrections"][-1]["asked_by"] == "organiser:1"
+
+
+def test_a_co_organiser_who_plays_cannot_annul_their_own_table_alone(client):
+    people = {h: account(client, h) for h in ("amy", "ben", "col")}
+    tournament = create(client, rounds=2)
+    headers = auth(tournament["organiser_token"])
+    co = client.post(
+        f"/tournaments/{tournament['id']}/organisers", json={"player_token": people["amy"]["token"]}, headers=headers
+    ).json
+    entrants = [register(client, tournament, {"player_token": p["token"]}).json for p in people.values()]
+    assert client.post(f"/tournaments/{tournament['id']}/start", headers=headers).status_code == 200
+    tokens, game_id = {}, ""
+    for entrant in entrants:
+        game = client.get(f"/tournaments/{tournament['id']}", headers=auth(entrant["token"])).json["your_games"][0]
+        tokens[game["seat"]], game_id = auth(game["token"]), game["game_id"]
+    while (game := client.get(f"/games/{game_id}").json)["status"] != "finished":
+        legal = client.get(f"/games/{game_id}", headers=tokens[game["to_act"][0]]).json["legal_actions"]
+        client.post(f"/games/{game_id}/actions", json={"action": legal[0]}, headers=tokens[game["to_act"][0]])
+    refused = annul(client, {"id": tournament["id"]}, auth(co["token"]))
+    assert refused.status_code == 422 and refused.json["error"]["code"] == "organiser_at_table"
+    assert annul(client, {"id": tournament["id"]}, headers).status_code == 200  # the organiser does not sit there
