@@ -116,6 +116,14 @@ def audit(
     return AuditReport(True, len(raw), checks=CHECKS, signature=signed)
 
 
+def seat_line(seat: int, name: str | None, bot: str | None, player: str | None) -> dict[str, Any]:
+    """Return a seat as a header lists it: its account's id only where it has one, so older headers read the same."""
+    line: dict[str, Any] = {"seat": seat, "name": name, "bot": bot}
+    if player is not None:
+        line["player"] = player
+    return line
+
+
 # What a header says of a game, and where the chained events say it.
 def identity(events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Return who and what a stored log says the game is: id, type, rules version, options, dealing and seats."""
@@ -124,7 +132,7 @@ def identity(events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     for event in events:
         data = event.get("data", {})
         if event.get("type") == "SeatTaken" and 0 <= data.get("seat", -1) < len(seats):
-            seats[data["seat"]] = {"seat": data["seat"], "name": data.get("name"), "bot": data.get("bot")}
+            seats[data["seat"]] = seat_line(data["seat"], data.get("name"), data.get("bot"), data.get("player"))
     return {
         "id": created.get("id"),
         "game": created.get("game"),

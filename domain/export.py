@@ -1,9 +1,9 @@
 """The export format: NDJSON, a header line then one event a line, as stored.
 
 Header: `{"format": "menagerie-game/1", "id", "game", "rules_version",
-"options", "seats": [{"seat", "name", "bot"}], "dealing", "seed_commitment",
-"status", "version", "redacted"}`, and, for a finished game the house
-signed, `"signature"` (`domain.results`). Nothing in the header is trusted: an audit
+"options", "seats": [{"seat", "name", "bot"}] (and "player", a bound seat's account id),
+"dealing", "seed_commitment", "status", "version", "redacted"}`, and, for a finished game the
+house signed, `"signature"` (`domain.results`). Nothing in the header is trusted: an audit
 reads the same facts from the chained events and fails where they differ, and
 checks the signature's statement against the chain. A redacted export (a seat's, during play) cannot be
 audited (its hidden values are missing), but its chain can be checked: each
@@ -17,6 +17,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from domain.audit import seat_line
 from domain.errors import DomainError
 from domain.game import FINISHED, Game
 
@@ -60,7 +61,7 @@ def header(game: Game, *, redacted: bool, signature: Mapping[str, Any] | None = 
         "game": game.type,
         "rules_version": game.rules_version,
         "options": game.options,
-        "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(game.seats)],
+        "seats": [seat_line(i, s.name, s.bot, s.player) for i, s in enumerate(game.seats)],
         "dealing": game.disclosed_dealing,
         "seed_commitment": game.seed_commitment,
         "status": game.status,

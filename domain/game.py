@@ -7,13 +7,15 @@ both must get the same events. Commands are JSON-native dicts:
 
 - `{"kind": "create", "id", "game", "seats": [seat or null], "options", "seed_commitment", "dealing"}`
   where a seat is `{"name", "bot", "token_sha256"}` (a null seat is open) and
-  may carry `"entropy"`, the seat's public contribution to a shared deal; an
+  may carry `"entropy"`, the seat's public contribution to a shared deal, and
+  `"player"`, the id of the account the seat is bound to (a guest has a name
+  and no player; an account's seat has a player and no name); an
   optional `"rules_version"` (default: the newest) names one of the game's
   `rules_versions`, so that an audit re-creates an old game under its own rules
   (and an optional `"event_cap"`, likewise: see below);
   `"dealing"` is `"shared"` or `"fixed"` (`domain.chance`; absent in games
   recorded before it existed);
-- `{"kind": "join", "seat", "name", "token_sha256"}`, with an optional `"entropy"`;
+- `{"kind": "join", "seat", "name", "token_sha256"}`, with an optional `"entropy"` and `"player"`;
 - `{"kind": "act", "seat", "action": {...}}` — a seat's move;
 - `{"kind": "advance"}` — one system step (scoring, dealing);
 - `{"kind": "timeout", "seat", "at", "action"}` — the seat's move clock ran
@@ -93,10 +95,12 @@ class Seat:
     bot: str | None = None
     token_sha256: str | None = None
     entropy: str | None = None  # the seat's public contribution to a shared deal
+    # The account the seat is bound to (`domain.players`), by id: the chain holds no handle. None: a guest or a bot.
+    player: str | None = None
 
     @property
     def filled(self) -> bool:
-        return self.name is not None or self.bot is not None
+        return self.name is not None or self.bot is not None or self.player is not None
 
 
 @dataclass(frozen=True)
@@ -214,7 +218,9 @@ def evolve(game: Game, event: RecordedEvent) -> Game:
         )
     if event.type == "SeatTaken":
         seats = list(game.seats)
-        seats[data["seat"]] = Seat(data.get("name"), data.get("bot"), data.get("token_sha256"), data.get("entropy"))
+        seats[data["seat"]] = Seat(
+            data.get("name"), data.get("bot"), data.get("token_sha256"), data.get("entropy"), data.get("player")
+        )
         return changed(game, **moved, seats=tuple(seats))
     if event.type == "GameStarted":
         return changed(game, **moved, status=ACTIVE)
@@ -278,7 +284,7 @@ COMMAND_FIELDS: Mapping[str, frozenset[str]] = {
     "create": frozenset(
         {"kind", "id", "game", "seats", "options", "seed_commitment", "dealing", "rules_version", "event_cap"}
     ),
-    "join": frozenset({"kind", "seat", "name", "token_sha256", "entropy"}),
+    "join": frozenset({"kind", "seat", "name", "token_sha256", "entropy", "player"}),
     "act": frozenset({"kind", "seat", "action"}),
     "advance": frozenset({"kind"}),
     "timeout": frozenset({"kind", "seat", "at", "action"}),
@@ -428,6 +434,8 @@ def _seat_taken(seat: int, info: Mapping[str, Any]) -> Event:
     data = {"seat": seat, "name": info.get("name"), "bot": info.get("bot"), "token_sha256": info.get("token_sha256")}
     if info.get("entropy") is not None:
         data["entropy"] = info["entropy"]
+    if info.get("player") is not None:  # only when bound, so guests' and older seats keep their bytes
+        data["player"] = info["player"]
     return Event("SeatTaken", data)
 
 

@@ -7,11 +7,25 @@ same events again gives bit-identical numbers. `GameRated` also records the
 ratings its decision produced, for readers and auditors; the fold recomputes
 them and never trusts the record (`verify` compares the two).
 
-Player identity: a human seat is rated under its seat name, a bot seat under
-`bot:<kind>` (so every heuristic bot shares one rating, which measures the bot
-program, not a seat). When one identity holds several seats of a game (two bots
-of the same kind, say) it is rated once, at its best place: a player's games
-against itself say nothing about its strength.
+Which games are rated (`rated_identities`, the one rule, which the live
+ratings and `menagerie ratings rebuild` both apply): a finished game of shared
+dealing (a fixed deal's creator could know every hand; a game recorded before
+dealing was disclosed is not provably shared), whose human seats are each
+bound to an account (`domain.players`), a different account at every seat,
+and which has a move clock wherever a human sits (so a player who abandons a
+bad deal loses it on time instead of leaving it unfinished and unrated). A
+guest (a typed name) plays anything, unrated; a table with a guest is unrated
+as a whole, and so is one where an account holds two seats: one client
+playing three seats against a fourth is not a result.
+
+Identity: an account's seat is rated under `player:<id>` (never a handle: a
+handle is for display), a bot seat under `bot:<kind>` (so every heuristic bot
+shares one rating, which measures the bot program, not a seat). Nobody can
+type either as a name (`domain.players.check_name`). When one bot kind holds
+several seats of a game it is rated once, at its best place: a program's
+games against itself say nothing about its strength.
+
+Older rating streams rated seat names; their events fold as they were.
 """
 
 from __future__ import annotations
@@ -24,8 +38,9 @@ from typing import Any
 import openskill
 from openskill.models import PlackettLuce
 
-from domain.chance import FIXED
+from domain.chance import SHARED
 from domain.events import GENESIS_HASH, Event, RecordedEvent
+from domain.game import FINISHED, Game, Seat
 
 # Fixed, spelled out rather than left to the library's defaults, so an upgrade
 # that changed a default could not silently change a rebuild.
@@ -36,6 +51,9 @@ GAME_RATED = "GameRated"
 # other parameters or another openskill is not this fold's, and is ignored.
 FOLD = f"plackett-luce {MU!r} {SIGMA!r} {BETA!r} {KAPPA!r} {TAU!r} openskill {openskill.__version__}"
 SNAPSHOT_FORMAT = 1
+# The move clock a game that could be rated gets when its creator sets none (a tournament's default too).
+RATED_MOVE_S = 120
+PLAYER_PREFIX, BOT_PREFIX = "player:", "bot:"
 
 
 @dataclass(frozen=True)
@@ -73,20 +91,46 @@ def aggregate_id(game_type: str) -> str:
 
 
 def counts(dealing: str | None) -> bool:
-    """Whether a finished game dealt this way is rated: not a fixed deal, whose creator could know every hand.
-
-    A game recorded before dealing was disclosed (None) keeps the rating it had then.
-    """
-    return dealing != FIXED
+    """Whether a finished game dealt this way can be rated: shared dealing only (see the module's docstring)."""
+    return dealing == SHARED
 
 
-def identity(name: str | None, bot: str | None) -> str:
-    """Return the rated identity of a seat: its name, or `bot:<kind>`."""
-    return name if name is not None else f"bot:{bot}"
+def identity(name: str | None, bot: str | None, player: str | None = None) -> str:
+    """Return the rated identity of a seat: `player:<id>` for an account, `bot:<kind>` for a bot (else its name)."""
+    if player is not None:
+        return f"{PLAYER_PREFIX}{player}"
+    return f"{BOT_PREFIX}{bot}" if bot is not None else str(name)
+
+
+def rated_identities(game: Game) -> list[str] | None:
+    """Return the identity of each seat of a game that is rated, or None: the one rule of what is rated."""
+    if game.status != FINISHED or game.result is None or not counts(game.dealing):
+        return None
+    humans = [seat.player for seat in game.seats if seat.bot is None]
+    if humans and game.clock is None:
+        return None
+    if any(player is None for player in humans) or len(set(humans)) != len(humans):
+        return None
+    return [identity(seat.name, seat.bot, seat.player) for seat in game.seats]
+
+
+def could_be_rated(seats: Sequence[Seat], dealing: str | None) -> bool:
+    """Tell whether a game being created could end rated: shared dealing and no guest, nor any account twice."""
+    players = [seat.player for seat in seats if seat.filled and seat.bot is None]
+    return counts(dealing) and None not in players and len(set(players)) == len(players)
+
+
+def rated_clock(options: Mapping[str, Any], seats: Sequence[Seat], dealing: str | None) -> dict[str, Any]:
+    """Return a new game's options with the rated move clock where it could be rated and its creator set none."""
+    if options.get("clock") is not None or not could_be_rated(seats, dealing):
+        return dict(options)
+    if all(seat.bot is not None for seat in seats):
+        return dict(options)  # nobody to wait on
+    return {**options, "clock": {"move_s": RATED_MOVE_S}}
 
 
 def merge_seats(identities: Sequence[str], places: Sequence[int]) -> tuple[list[str], list[int]]:
-    """Rate each identity once, at its best place, in order of first seat."""
+    """Rate each identity once, at its best place, in order of first seat (only a bot kind can hold two)."""
     best: dict[str, int] = {}
     for player, place in zip(identities, places):
         best[player] = min(place, best.get(player, place))
@@ -109,14 +153,21 @@ def _rate(ratings: Mapping[str, Rating], players: Sequence[str], places: Sequenc
     }
 
 
-def decide(table: RatingTable, game_id: str, identities: Sequence[str], places: Sequence[int]) -> Event:
-    """Return the one event that rates a finished game."""
+def decide(
+    table: RatingTable,
+    game_id: str,
+    identities: Sequence[str],
+    places: Sequence[int],
+    final_hash: str | None = None,
+) -> Event:
+    """Return the one event that rates a finished game (`final_hash`: the game's last chained hash, its identity)."""
     players, merged = merge_seats(identities, places)
     new = rate(table, players, merged)
     return Event(
         GAME_RATED,
         {
             "game_id": game_id,
+            **({"final_hash": final_hash} if final_hash is not None else {}),
             "players": players,
             "places": merged,
             "ratings": {player: [r.mu, r.sigma] for player, r in new.items()},
@@ -214,17 +265,31 @@ def _real(value: Any) -> bool:
 
 
 def leaderboard(table: RatingTable, limit: int | None = None) -> list[dict[str, Any]]:
-    """Return the players best first (by ordinal, then name), JSON-native."""
+    """Return the players best first (by ordinal, then identity), JSON-native; an account's row names its id."""
     ranked = sorted(table.players.items(), key=lambda item: (-item[1].ordinal, item[0]))
     return [
-        {"rank": i + 1, "player": player, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "games": r.games}
+        {
+            "rank": i + 1,
+            "player": player,
+            "player_id": player.removeprefix(PLAYER_PREFIX) if player.startswith(PLAYER_PREFIX) else None,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "ordinal": r.ordinal,
+            "games": r.games,
+        }
         for i, (player, r) in enumerate(ranked[:limit] if limit else ranked)
     ]
 
 
-def rebuild(game_type: str, games: Iterable[tuple[str, Sequence[str], Sequence[int]]]) -> RatingTable:
-    """Rate finished games (id, seat identities, places), in the order given, from a fresh table."""
+def rebuild(game_type: str, games: Iterable[Game]) -> RatingTable:
+    """Rate finished games, in the order given, from a fresh table, by the live rule (`rated_identities`).
+
+    A game comes once: the caller has audited each and deduplicated them by
+    their chained identity (id and final hash).
+    """
     table = RatingTable(game=game_type)
-    for game_id, identities, places in games:
-        table = apply(table, decide(table, game_id, identities, places))
+    for game in games:
+        identities = rated_identities(game)
+        if game.type == game_type and identities is not None and game.result is not None:
+            table = apply(table, decide(table, game.id, identities, game.result["places"], game.last_hash))
     return replace(table, version=table.rated_games)

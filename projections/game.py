@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domain.commitments import FIRST_SEALED
 from domain.events import RecordedEvent, sealed_of
-from domain.game import CORE_EVENTS, FINISHED, Game
+from domain.game import CORE_EVENTS, FINISHED, Game, Seat
 from domain.sealing import CORE_HIDDEN, Sealer, declaration, hidden_in
 from projections import projection_for
 from projections.concealment import conceal, dropped
 
 
-def game_view(game: Game, seat: int | None, *, open_view: bool = False) -> dict[str, Any]:
-    """Return what `seat` (None: spectator) sees of a game; `open_view` shows every card."""
+def game_view(
+    game: Game, seat: int | None, *, open_view: bool = False, handles: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Return what `seat` (None: spectator) sees of a game; `open_view` shows every card.
+
+    `handles`: the handles of the accounts bound to seats, by id (the chain holds the ids): an account's seat is
+    named by its handle, or by nothing where it is not given.
+    """
     projection = projection_for(game.type)
     # `game` in the state tells typed clients which game's state it is; null until the game is set up.
     state: dict[str, Any] | None = None
@@ -27,7 +33,7 @@ def game_view(game: Game, seat: int | None, *, open_view: bool = False) -> dict[
         "game": game.type,
         "version": game.version,
         "status": game.status,
-        "seats": [{"seat": i, "name": s.name, "bot": s.bot, "filled": s.filled} for i, s in enumerate(game.seats)],
+        "seats": [_seat_info(i, s, handles or {}) for i, s in enumerate(game.seats)],
         "to_act": sorted(game.to_act),
         "clock": dict(game.clock) if game.clock is not None else None,
         "mcts_iterations": game.mcts_iterations,
@@ -39,6 +45,11 @@ def game_view(game: Game, seat: int | None, *, open_view: bool = False) -> dict[
         "seed_commitment": game.seed_commitment,
         "seed": game.seed if game.status == FINISHED else None,
     }
+
+
+def _seat_info(index: int, seat: Seat, handles: Mapping[str, str]) -> dict[str, Any]:
+    name = handles.get(seat.player, seat.name) if seat.player is not None else seat.name
+    return {"seat": index, "name": name, "bot": seat.bot, "filled": seat.filled, "player": seat.player}
 
 
 def redact_event(

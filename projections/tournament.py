@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
 from typing import Any
 
 from domain.chance import FIXED
 from domain.events import RecordedEvent
 from domain.tournament.scoring import bye_points, table_points
 from domain.tournament.standings import standings
-from domain.tournament.state import FINISHED, Tournament
+from domain.tournament.state import FINISHED, Entrant, Tournament
 
 
 def public_event(event: RecordedEvent) -> dict[str, Any]:
@@ -33,9 +34,21 @@ def _number(value: Any) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str, Any]:
-    """Return the public view of a tournament; `you` is the caller's entrant number, if any."""
-    names = {e.index: e.name for e in tournament.entrants}
+def entrant_name(entrant: Entrant, handles: Mapping[str, str]) -> str:
+    """Return what an entrant is called: a guest's or a bot's name, an account's handle (its id if not given)."""
+    if entrant.player is not None:
+        return handles.get(entrant.player, entrant.player)
+    return str(entrant.name)
+
+
+def tournament_view(
+    tournament: Tournament, you: int | None = None, handles: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Return the public view of a tournament; `you` is the caller's entrant number, if any.
+
+    `handles`: the handles of the entrants' accounts, by id (the chain holds the ids).
+    """
+    names = {e.index: entrant_name(e, handles or {}) for e in tournament.entrants}
     rounds = []
     for round_ in tournament.played:
         tables = []
@@ -59,7 +72,7 @@ def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str,
     lines = []
     for line in standings(tournament):
         entrant = tournament.entrants[line.entrant]
-        lines.append({**line.to_dict(), "name": entrant.name, "bot": entrant.bot})
+        lines.append({**line.to_dict(), "name": names[entrant.index], "bot": entrant.bot})
     current = tournament.current
     return {
         "id": tournament.id,
@@ -75,10 +88,18 @@ def tournament_view(tournament: Tournament, you: int | None = None) -> dict[str,
         "max_players": tournament.max_players,
         "options": dict(tournament.options),
         "players": [
-            {"entrant": e.index, "name": e.name, "bot": e.bot, "status": e.status, "joined_round": e.joined_round}
+            {
+                "entrant": e.index,
+                "name": names[e.index],
+                "bot": e.bot,
+                "status": e.status,
+                "joined_round": e.joined_round,
+                "player": e.player,
+            }
             for e in tournament.entrants
         ],
         "late_entry_until": tournament.late_entry_until,
+        "registration": tournament.registration,
         "corrections": [dict(correction) for correction in tournament.corrections],
         "rounds": rounds,
         "standings": lines,
@@ -118,14 +139,18 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def standings_csv(tournament: Tournament) -> str:
+def standings_csv(tournament: Tournament, handles: Mapping[str, str] | None = None) -> str:
     """Return the standings as CSV, one line per entrant, for the organiser's spreadsheet."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for line in standings(tournament):
         entrant = tournament.entrants[line.entrant]
-        row = {**line.to_dict(), "name": spreadsheet_cell(entrant.name), "bot": entrant.bot or ""}
+        row = {
+            **line.to_dict(),
+            "name": spreadsheet_cell(entrant_name(entrant, handles or {})),
+            "bot": entrant.bot or "",
+        }
         writer.writerow([row[column] for column in CSV_COLUMNS])
     return out.getvalue()
 
@@ -144,12 +169,14 @@ def spreadsheet_cell(text: str) -> str:
     return text
 
 
-def pairings(tournament: Tournament, number: int, base_url: str = "/") -> dict[str, Any] | None:
+def pairings(
+    tournament: Tournament, number: int, base_url: str = "/", handles: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
     """Return one round's pairings (tables, seats, game links, byes), or None if there is no such round."""
     if not 1 <= number <= len(tournament.played):
         return None
     round_ = tournament.played[number - 1]
-    names = {e.index: e.name for e in tournament.entrants}
+    names = {e.index: entrant_name(e, handles or {}) for e in tournament.entrants}
     tables = [
         {
             "table": table.number,

@@ -29,12 +29,14 @@ from service.adapters.indexes import Directory, TournamentIndex
 from service.adapters.jobs import BackgroundJobs, InlineJobs, RQJobs
 from service.adapters.note_keys import signer_from_env
 from service.adapters.outages import ShardOutages
+from service.adapters.players import PlayerAccounts
 from service.adapters.slots import aggregate_key
 from service.adapters.store import MAX_BLOCK_MS, EventStore
 from service.adapters.tlog import RedisLeaves
 from service.application.archive import ArchiveService
 from service.application.audits import AuditService
 from service.application.games import GameService
+from service.application.players import PlayerService
 from service.application.ratings import RatingService
 from service.application.seat_logs import SeatLogs
 from service.application.signatures import HouseSigner, ResultSignatures
@@ -74,6 +76,8 @@ class Services:
     signatures: ResultSignatures = field(kw_only=True)
     # The public, append-only log of finished games' and tournaments' results.
     log: TransparencyLog = field(kw_only=True)
+    # Player accounts: handles, tokens, and the seats and places they bind.
+    players: PlayerService = field(kw_only=True)
 
     def rq(self) -> Redis:
         """Return RQ's Redis connection."""
@@ -187,7 +191,9 @@ def build(
         step_grace_ms=step_timeout_s * 1000,
         slice_s=step_slice_s,
     )
-    ratings = RatingService(store, repository)
+    accounts = PlayerAccounts(redis, prefix)
+    players = PlayerService(accounts)
+    ratings = RatingService(store, repository, accounts)
     signer = log_signer or signer_from_env(None if embedded else redis, prefix)
     results_log = TransparencyLog(RedisLeaves(redis, prefix), signer, signer.name)
     tournaments = TournamentService(
@@ -197,6 +203,7 @@ def build(
         ratings,
         jobs,
         on_finished=lambda tournament: _tournament_finished(signatures, results_log, tournament),
+        accounts=accounts,
     )
     archive = ArchiveService(store, directory, repository, signatures, held=tournaments.holds)
     # The embedded server audits on a thread of its own, so that a long audit never holds up bot turns.
@@ -229,6 +236,7 @@ def build(
         tournament_files=tournament_files,
         signatures=signatures,
         log=results_log,
+        players=players,
     )
     return services
 

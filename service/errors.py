@@ -70,6 +70,12 @@ class Forbidden(ServiceError):
     code = "forbidden"
 
 
+class UnknownPlayerToken(Unauthorized):
+    """The player token is not one this service handed out."""
+
+    code = "unknown_player_token"
+
+
 class WrongGame(Forbidden):
     """A seat token of another game."""
 
@@ -120,6 +126,15 @@ class TournamentNotFound(NotFound):
         super().__init__(f"no tournament with id {tournament_id!r}{malformed}")
 
 
+class PlayerNotFound(NotFound):
+    """No player account has that id."""
+
+    code = "player_not_found"
+
+    def __init__(self, player_id: str) -> None:
+        super().__init__(f"no player with id {player_id!r}")
+
+
 class AuditNotFound(NotFound):
     """No audit has that id, or its record is no longer kept (a result is kept 24 hours)."""
 
@@ -164,6 +179,18 @@ class GameArchived(Gone):
             **details,
         )
         self.path = archive if isinstance(archive, str) else None
+
+
+class Conflict(ServiceError):
+    """What is asked for clashes with what exists (HTTP 409)."""
+
+    code = "conflict"
+
+
+class HandleTaken(Conflict):
+    """Another account has this handle (after normalisation and case folding)."""
+
+    code = "handle_taken"
 
 
 class VersionConflict(ServiceError):

@@ -287,9 +287,13 @@ def _check_origin(tournament: Tournament, event: RecordedEvent, game: GameFile, 
             data["game_id"],
         )
     seated = {e["data"]["seat"]: e["data"] for e in game.events if e.get("type") == "SeatTaken"}
-    dealt = [(seated.get(i, {}).get("name"), seated.get(i, {}).get("bot")) for i in range(len(table.entrants))]
+    dealt = [
+        (seated.get(i, {}).get("name"), seated.get(i, {}).get("bot"), seated.get(i, {}).get("player"))
+        for i in range(len(table.entrants))
+    ]
     wanted = [
-        (spec.get("name"), spec.get("bot")) for spec in (tournament.entrants[e].seat_spec() for e in table.entrants)
+        (spec.get("name"), spec.get("bot"), spec.get("player"))
+        for spec in (tournament.entrants[e].seat_spec() for e in table.entrants)
     ]
     if created.get("game") != tournament.game or created.get("seats") != len(table.entrants) or dealt != wanted:
         raise _Failure(

@@ -5,14 +5,29 @@ Commands are JSON-native dicts, recorded with their events like a game's:
 - `{"kind": "create", "id", "game", "format", "rounds", "table_sizes", "scoring",
   "max_players", "options", "seed_commitment", "dealing", "organiser_sha256"}` and an optional
   `"late_entry_until"`;
-- `{"kind": "register", "name", "bot", "token_sha256"}`, with an optional `"entropy"`;
+- `{"kind": "register", "name", "bot", "token_sha256"}`, with an optional `"entropy"`, an optional
+  `"player"` (the account's id: the place is the account's, and its name is null) and
+  `"invitation_sha256"` (the SHA-256 of the invitation code the registrant gave, where
+  registration is by code);
+- `{"kind": "approve", "entrant"}` — the organiser admits a pending entrant (registration by approval);
+- `{"kind": "add_organiser", "player", "token_sha256"}` — the organiser adds a co-organiser by account;
 - `{"kind": "start", "ratings"}` — seats round 1;
 - `{"kind": "link", "round", "table", "game_id"}`;
 - `{"kind": "record", "results": [{"game_id", "places", "final_hash"}], "ratings"}` — when that
   completes the round, the same batch starts the next one or finishes;
 - `{"kind": "withdraw", "entrant", "by": "entrant"|"organiser", "reason", "ratings"}`;
 - `{"kind": "disqualify", "entrant", "reason", "ratings"}`;
-- `{"kind": "annul", "round", "table", "reason", "replay", "ratings"}`.
+- `{"kind": "annul", "round", "table", "reason", "replay", "ratings"}`, with an optional `"by"`:
+  `"organiser"` (the default), `"organiser:<n>"` (the n-th co-organiser) or the number of an
+  entrant at the table.
+
+Registration by mode, approval and co-organisers are `domain.tournament.registration`.
+
+Corrections by an organiser who plays: an organiser who created the tournament with their
+account (`organiser_player`), or a co-organiser (each added by account), cannot annul (or
+replay) a table where their own account sits; another organiser may, and so may every human
+entrant at the table asking for the same (an `annul` with `"by"` an entrant records
+`AnnulAgreed`; the last agreement annuls). Every correction records who asked.
 
 Withdrawal and disqualification take effect at once: the entrant is not paired
 from the next round on. A table of theirs still without a result is forfeited
@@ -34,30 +49,43 @@ from collections.abc import Mapping
 from functools import reduce
 from typing import Any
 
-from domain.chance import DEALINGS, ENTROPY, SHARED, Chance, deal_seed, seed_commitment
+from domain.chance import DEALINGS, Chance, deal_seed, seed_commitment
 from domain.events import SYSTEM, Event
 from domain.game import normalise_clock, normalise_iterations
 from domain.games import RULES
 from domain.rules import normalise_options
 from domain.tournament import scoring
 from domain.tournament.errors import (
-    AlreadyRegistered,
     GameNotInTournament,
     InvalidTournament,
     NotActive,
     NotAnnullable,
     NotPlaying,
     NotRegistering,
-    RegistrationClosed,
+    OrganiserAtTable,
     ResultAlreadyRecorded,
     TableAlreadyLinked,
     TooFewPlayers,
     TournamentError,
-    TournamentFull,
 )
 from domain.tournament.pairing import plan_round
+from domain.tournament.registration import add_organiser, approve, register
 from domain.tournament.standings import standings
-from domain.tournament.state import ACTIVE, FINISHED, FORMATS, REGISTERING, ROUND_ROBIN, Table, Tournament, apply
+from domain.tournament.state import (
+    ACTIVE,
+    CODE,
+    FINISHED,
+    FORMATS,
+    OPEN,
+    PENDING,
+    PLAYING,
+    REGISTERING,
+    REGISTRATIONS,
+    ROUND_ROBIN,
+    Table,
+    Tournament,
+    apply,
+)
 
 MAX_ROUNDS = 50
 MAX_PLAYERS = 4096
@@ -82,15 +110,20 @@ COMMAND_FIELDS: Mapping[str, frozenset[str]] = {
             "dealing",
             "organiser_sha256",
             "late_entry_until",
+            "registration",
+            "invitation_sha256",
+            "organiser_player",
         }
     ),
-    "register": frozenset({"kind", "name", "bot", "token_sha256", "entropy"}),
+    "register": frozenset({"kind", "name", "bot", "token_sha256", "entropy", "player", "invitation_sha256"}),
+    "approve": frozenset({"kind", "entrant"}),
+    "add_organiser": frozenset({"kind", "player", "token_sha256"}),
     "start": frozenset({"kind", "ratings"}),
     "link": frozenset({"kind", "round", "table", "game_id"}),
     "record": frozenset({"kind", "results", "ratings"}),
     "withdraw": frozenset({"kind", "entrant", "by", "reason", "ratings"}),
-    "disqualify": frozenset({"kind", "entrant", "reason", "ratings"}),
-    "annul": frozenset({"kind", "round", "table", "reason", "replay", "ratings"}),
+    "disqualify": frozenset({"kind", "entrant", "reason", "by", "ratings"}),
+    "annul": frozenset({"kind", "round", "table", "reason", "replay", "by", "ratings"}),
 }
 
 
@@ -113,6 +146,10 @@ def decide(tournament: Tournament, command: Mapping[str, Any], seed: str) -> lis
         return disqualify(tournament, command, seed)
     if kind == "annul":
         return annul(tournament, command, seed)
+    if kind == "approve":
+        return approve(tournament, command)
+    if kind == "add_organiser":
+        return add_organiser(tournament, command)
     raise TournamentError(f"unknown command kind {kind!r}")
 
 
@@ -164,6 +201,17 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
     extra: dict[str, Any] = {"late_entry_until": late} if late else {}
     if dealing is not None:
         extra["dealing"] = dealing
+    registration = command.get("registration") or OPEN
+    if registration not in REGISTRATIONS:
+        raise InvalidTournament(f"registration is one of {', '.join(REGISTRATIONS)}", registration=registration)
+    if (registration == CODE) != (command.get("invitation_sha256") is not None):
+        raise InvalidTournament("registration by code, and only it, has an invitation code")
+    if registration != OPEN:
+        extra["registration"] = registration
+    if registration == CODE:
+        extra["invitation_sha256"] = command["invitation_sha256"]
+    if command.get("organiser_player") is not None:
+        extra["organiser_player"] = command["organiser_player"]
     return [
         Event(
             "TournamentCreated",
@@ -182,50 +230,6 @@ def create(command: Mapping[str, Any], seed: str) -> list[Event]:
             },
         )
     ]
-
-
-def register(tournament: Tournament, command: Mapping[str, Any]) -> list[Event]:
-    """Register a human (by name) or a bot (by kind) while registration is open."""
-    late = _late_round(tournament)
-    if tournament.status != REGISTERING and late is None:
-        raise RegistrationClosed("the tournament has started; registration is closed")
-    bot = command.get("bot")
-    bots = RULES[tournament.game].bots
-    if bot is not None and bot not in bots:
-        raise TournamentError(f"{tournament.game} has no bot {bot!r}", bots=list(bots))
-    name = command.get("name") or f"{bot}-{len(tournament.entrants) + 1}"
-    if name.startswith("bot:"):
-        raise TournamentError("names starting with 'bot:' are reserved for bot ratings", name=name)
-    if any(entrant.name.casefold() == name.casefold() for entrant in tournament.entrants):
-        raise AlreadyRegistered(f"{name!r} is already registered", name=name)
-    if len(tournament.entrants) >= tournament.max_players:
-        raise TournamentFull(
-            f"the tournament is full ({tournament.max_players} players)", max_players=tournament.max_players
-        )
-    entrant = len(tournament.entrants)
-    data = {"entrant": entrant, "name": name, "bot": bot, "token_sha256": command.get("token_sha256")}
-    if late is not None:
-        data["round"] = late
-    entropy = command.get("entropy")
-    if entropy is not None:
-        # A human's public contribution to the shared pairings and deals (see `_draws`, `seeding`).
-        if (
-            tournament.dealing != SHARED
-            or bot is not None
-            or not isinstance(entropy, str)
-            or not ENTROPY.match(entropy)
-        ):
-            raise TournamentError("a human entrant of a shared tournament adds entropy: 32 to 128 hex digits")
-        data["entropy"] = entropy
-    return [Event("PlayerRegistered", data, SYSTEM)]
-
-
-def _late_round(tournament: Tournament) -> int | None:
-    """Return the round in play if a late entrant may still register now, else None."""
-    current = tournament.current
-    if tournament.status != ACTIVE or current is None or current.number >= tournament.late_entry_until:
-        return None
-    return current.number
 
 
 def start(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list[Event]:
@@ -328,10 +332,9 @@ def withdraw(tournament: Tournament, command: Mapping[str, Any], seed: str) -> l
 
 
 def disqualify(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list[Event]:
-    """Disqualify an entrant (the organiser, with a reason); forfeit their table in play."""
-    if tournament.status != ACTIVE:
-        raise NotActive("only a tournament in play can disqualify a player")
-    return _leave(tournament, command, seed, "PlayerDisqualified", {})
+    """Disqualify an entrant (the organiser, with a reason): before the start too, which frees the place."""
+    # Who asked is recorded when the command says (streams recorded before re-execute unchanged).
+    return _leave(tournament, command, seed, "PlayerDisqualified", {"by": command["by"]} if "by" in command else {})
 
 
 def _leave(
@@ -342,7 +345,7 @@ def _leave(
         raise TournamentError("no such entrant", entrant=entrant)
     if tournament.status == FINISHED:
         raise NotActive("the tournament is over")
-    if not tournament.entrants[entrant].playing:
+    if tournament.entrants[entrant].status not in (PLAYING, PENDING):
         raise NotPlaying(f"entrant {entrant} has already left the tournament", entrant=entrant)
     reason = _reason(command)
     current = tournament.current
@@ -375,15 +378,57 @@ def annul(tournament: Tournament, command: Mapping[str, Any], seed: str) -> list
     replay = bool(command.get("replay"))
     if replay and (round_ is not tournament.current or table.game_id is None):
         raise NotAnnullable("only a played table of the round in play can be replayed", round=number)
+    reason = _reason(command)
+    by = command.get("by", "organiser")
+    humans = sorted(e for e in table.entrants if tournament.entrants[e].bot is None)
+    agreed = sorted({e for e, again in table.agreed if again == replay})
+    events = []
+    organiser = _organiser_number(tournament, by)
+    if organiser is None:
+        if by not in humans:
+            raise TournamentError("an entrant asks for an annulment of a table they sit at", entrant=by)
+        if by not in agreed:
+            agree = {"round": number, "table": table_number, "entrant": by, "replay": replay, "reason": reason}
+            events.append(Event("AnnulAgreed", agree, SYSTEM))
+            agreed = sorted({*agreed, by})
+        if agreed != humans:
+            return events  # the others at the table have yet to agree
+        asked = {"asked_by": "entrants", "agreed": agreed}
+    elif tournament.seat_of_organiser(table, organiser) and agreed != humans:
+        raise OrganiserAtTable(
+            "the organiser sits at this table: its result is annulled only when every entrant at it asks",
+            round=number,
+            table=table_number,
+            agreed=agreed,
+            needed=humans,
+        )
+    else:
+        asked = {"asked_by": by}
+        if tournament.seat_of_organiser(table, organiser):
+            asked["agreed"] = agreed
     data = {
         "round": number,
         "table": table_number,
         "game_id": table.game_id,
         "places": list(table.places),
         "replay": replay,
-        "reason": _reason(command),
+        "reason": reason,
     }
-    return _close(tournament, [Event("ResultAnnulled", data, SYSTEM)], command, seed)
+    if "by" in command:  # only when asked for, so that streams recorded before re-execute unchanged
+        data.update(asked)
+    return _close(tournament, [*events, Event("ResultAnnulled", data, SYSTEM)], command, seed)
+
+
+def _organiser_number(tournament: Tournament, by: Any) -> int | None:
+    """Return which organiser `by` names (0 the creator, n a co-organiser), or None for an entrant."""
+    if by == "organiser":
+        return 0
+    if isinstance(by, str) and by.startswith("organiser:") and by[10:].isdigit():
+        number = int(by[10:])
+        if 0 < number <= len(tournament.co_organisers):
+            return number
+        raise TournamentError("no such organiser", by=by)
+    return None
 
 
 def _reason(command: Mapping[str, Any]) -> str:

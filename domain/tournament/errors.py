@@ -87,3 +87,21 @@ class NotAnnullable(TournamentError):
     """The table has no result that can be annulled (or replayed) now."""
 
     code = "not_annullable"
+
+
+class InvitationRequired(TournamentError):
+    """Registration is by invitation code, and the code given is missing or not the organiser's."""
+
+    code = "invitation_required"
+
+
+class NotPending(TournamentError):
+    """The entrant is not waiting for the organiser's approval."""
+
+    code = "not_pending"
+
+
+class OrganiserAtTable(TournamentError):
+    """The organiser sits at the table: only every entrant at it together may annul its result."""
+
+    code = "organiser_at_table"

@@ -40,7 +40,10 @@ from domain.events import GENESIS_HASH, Event, RecordedEvent
 from domain.ratings import identity
 
 REGISTERING, ACTIVE, FINISHED = "registering", "active", "finished"
-PLAYING, WITHDRAWN, DISQUALIFIED = "active", "withdrawn", "disqualified"
+PLAYING, WITHDRAWN, DISQUALIFIED, PENDING = "active", "withdrawn", "disqualified", "pending"
+# Who may register: anyone (open), whoever has the organiser's invitation code (code), or whom the organiser approves.
+OPEN, CODE, APPROVAL = "open", "code", "approval"
+REGISTRATIONS = (OPEN, CODE, APPROVAL)
 SWISS, ROUND_ROBIN = "swiss", "round-robin"
 FORMATS = (SWISS, ROUND_ROBIN)
 EMPTY: Mapping[Any, Any] = MappingProxyType({})
@@ -51,12 +54,13 @@ class Entrant:
     """A registered player: a human with a token, or a bot of a kind."""
 
     index: int
-    name: str
+    name: str | None  # a guest's name, a bot's label; None for an account (shown by its handle, never chained)
     bot: str | None = None
     token_sha256: str | None = None
     status: str = PLAYING
     joined_round: int = 0
     entropy: str | None = None  # a human's public contribution to a shared tournament's draws and deals
+    player: str | None = None  # the account the place is bound to (`domain.players`), by id
 
     @property
     def playing(self) -> bool:
@@ -66,13 +70,14 @@ class Entrant:
     @property
     def rating_identity(self) -> str:
         """Return the identity this entrant is rated under (see domain.ratings)."""
-        return identity(None if self.bot else self.name, self.bot)
+        return identity(None if self.bot else self.name, self.bot, self.player)
 
     def seat_spec(self) -> dict[str, str]:
         """Return how this entrant is seated in a game (`GameService.create`): a human with its entropy, if any."""
         if self.bot:
             return {"bot": self.bot}
-        return {"name": self.name, "entropy": self.entropy} if self.entropy else {"name": self.name}
+        who = {"player": self.player} if self.player is not None else {"name": str(self.name)}
+        return {**who, "entropy": self.entropy} if self.entropy else who
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,8 @@ class Table:
     forfeited: tuple[int, ...] = ()
     void: bool = False
     annulled: tuple[str, ...] = ()
+    # Entrants at the table who asked for its result to be annulled, with whether to replay it (see `decide.annul`).
+    agreed: tuple[tuple[int, bool], ...] = ()
 
     @property
     def decided(self) -> bool:
@@ -130,6 +137,11 @@ class Tournament:
     seed_commitment: str = ""
     dealing: str | None = None  # "shared" or "fixed" (`domain.chance`); None for one recorded before
     organiser_sha256: str | None = None
+    organiser_player: str | None = None  # the organiser's account, when it gave one
+    # Co-organisers (`OrganiserAdded`), by number from 1: each one's account and token hash. They may annul.
+    co_organisers: tuple[tuple[str, str], ...] = ()
+    registration: str = OPEN
+    invitation_sha256: str | None = None  # registration by code: the code's SHA-256
     entrants: tuple[Entrant, ...] = ()
     played: tuple[Round, ...] = ()
     status: str = REGISTERING
@@ -142,6 +154,22 @@ class Tournament:
     def playing(self) -> tuple[Entrant, ...]:
         """Return the entrants still paired, in registration order."""
         return tuple(e for e in self.entrants if e.playing)
+
+    @property
+    def taken_places(self) -> int:
+        """Return how many places are taken: by the entrants still playing (not those removed, nor those pending)."""
+        return len(self.playing)
+
+    def organiser_account(self, organiser: int) -> str | None:
+        """Return an organiser's account: 0 the creator's (if given), n the n-th co-organiser's."""
+        if organiser == 0:
+            return self.organiser_player
+        return self.co_organisers[organiser - 1][0] if 0 < organiser <= len(self.co_organisers) else None
+
+    def seat_of_organiser(self, table: Table, organiser: int = 0) -> bool:
+        """Tell whether an organiser's account (0: the creator's) sits at a table."""
+        account = self.organiser_account(organiser)
+        return account is not None and any(self.entrants[e].player == account for e in table.entrants)
 
     @property
     def current(self) -> Round | None:
@@ -192,6 +220,9 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
             seed_commitment=data["seed_commitment"],
             dealing=data.get("dealing"),
             organiser_sha256=data["organiser_sha256"],
+            organiser_player=data.get("organiser_player"),
+            registration=data.get("registration", OPEN),
+            invitation_sha256=data.get("invitation_sha256"),
             late_entry_until=data.get("late_entry_until", 0),
         )
     if event.type == "PlayerRegistered":
@@ -200,10 +231,23 @@ def apply(tournament: Tournament, event: Event) -> Tournament:
             data["name"],
             data.get("bot"),
             data.get("token_sha256"),
+            status=data.get("status", PLAYING),
             joined_round=data.get("round", 0),
             entropy=data.get("entropy"),
+            player=data.get("player"),
         )
         return replace(tournament, entrants=tournament.entrants + (entrant,))
+    if event.type == "OrganiserAdded":
+        added = (data["player"], data["token_sha256"])
+        return replace(tournament, co_organisers=(*tournament.co_organisers, added))
+    if event.type == "PlayerApproved":
+        entrants = list(tournament.entrants)
+        entrants[data["entrant"]] = replace(entrants[data["entrant"]], status=PLAYING)
+        return replace(tournament, entrants=tuple(entrants))
+    if event.type == "AnnulAgreed":
+        table = _table(tournament, data["table"], data["round"])
+        table = replace(table, agreed=(*table.agreed, (data["entrant"], bool(data["replay"]))))
+        return _set_played_table(tournament, data["round"], table)
     if event.type == "RoundStarted":
         round_ = Round(data["round"], tuple(data["byes"]), _int_keys(data["ratings"]))
         return replace(tournament, status=ACTIVE, played=tournament.played + (round_,))
@@ -247,6 +291,16 @@ def _table(tournament: Tournament, number: int, round_: int | None = None) -> Ta
     return next(t for t in played.tables if t.number == number)
 
 
+def _set_played_table(tournament: Tournament, number: int, table: Table) -> Tournament:
+    """Replace one table of round `number` (any round played)."""
+    round_ = tournament.played[number - 1]
+    tables = tuple(table if t.number == table.number else t for t in round_.tables)
+    return replace(
+        tournament,
+        played=tournament.played[: number - 1] + (replace(round_, tables=tables),) + tournament.played[number:],
+    )
+
+
 def _annul(tournament: Tournament, data: Mapping[str, Any]) -> Tournament:
     """Void a table's result, or clear it for a replay (which only the round in play can have)."""
     number, table_number = data["round"], data["table"]
@@ -254,7 +308,7 @@ def _annul(tournament: Tournament, data: Mapping[str, Any]) -> Tournament:
     if data["replay"]:
         table = Table(table.number, table.entrants, annulled=table.annulled + (data["game_id"],))
     else:
-        table = replace(table, void=True)
+        table = replace(table, void=True, agreed=())
     round_ = tournament.played[number - 1]
     tables = tuple(table if t.number == table_number else t for t in round_.tables)
     played = tournament.played[: number - 1] + (replace(round_, tables=tables),) + tournament.played[number:]

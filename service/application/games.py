@@ -18,7 +18,9 @@ from typing import Any, Protocol
 from domain.chance import FIXED, SHARED, game_secret, seed_commitment
 from domain.errors import DomainError
 from domain.events import RecordedEvent, canonical_json
-from domain.game import ACTIVE, FINISHED, Game, blank, decide, first_open_seat
+from domain.game import ACTIVE, FINISHED, Game, Seat, blank, decide, first_open_seat
+from domain.players import check_name
+from domain.ratings import rated_clock
 from domain.sealing import Sealer
 from projections.game import redact_event, redact_log
 from service.adapters.cache import GameRepository
@@ -112,7 +114,12 @@ class GameService:
         HTTP layer takes only long ones, and the game's id is drawn at random all
         the same, never derived from the key.
         """
-        client_seed = seed
+        client_seed, client_secret = seed, secret is not None
+        for spec in seats:
+            # A tournament's entrants' names were checked when they registered (and one registered
+            # before the check must still be seated).
+            if spec.get("name") is not None and not client_secret:
+                check_name(spec["name"])
         game_id = self.store.new_id(_random_ids())
         if secret is None:
             dealing = FIXED if seed is not None else SHARED
@@ -121,9 +128,9 @@ class GameService:
             raise ValueError("a game made from a secret is given its dealing, and no seed")
         seed = secret
         tokens = [
-            {"seat": index, "name": spec["name"], "token": self._new_token(game_id, index)}
+            _seat_token(index, spec, self._new_token(game_id, index))
             for index, spec in enumerate(seats)
-            if spec.get("name") is not None
+            if _human(spec)
         ]
         if idempotency_key:
             # The first attempt's tokens and seed win, so a retry after a crash
@@ -144,7 +151,9 @@ class GameService:
             "id": game_id,
             "game": game_type,
             "seats": _command_seats(seats, tokens, dealing),
-            "options": dict(options),
+            # A casual game that could be rated has a move clock: abandoning a bad deal loses it on time.
+            # (A tournament's games have its clock, unless its organiser said none: then they are unrated.)
+            "options": dict(options) if client_secret else rated_clock(options, [_seat_of(s) for s in seats], dealing),
             "seed_commitment": seed_commitment(seed),
             "dealing": dealing,
         }
@@ -172,19 +181,33 @@ class GameService:
         return record is not None and self.store.exists(record["id"])
 
     def join(
-        self, game_id: str, name: str, entropy: str | None = None, idempotency_key: str | None = None
+        self,
+        game_id: str,
+        name: str | None,
+        entropy: str | None = None,
+        idempotency_key: str | None = None,
+        *,
+        player: str | None = None,
+        handle: str | None = None,
     ) -> dict[str, Any]:
         """Take the first open seat of a waiting game; a retried Idempotency-Key gets the same seat and token.
 
+        A guest gives a `name`; an account its `player` id (and `handle`, shown in the answer, never chained).
         `entropy` is the seat's contribution to a shared deal; a fixed deal takes none, so there it is dropped.
         """
+        if name is not None:
+            check_name(name)
         taken: dict[str, Any] = {}
-        fingerprint = _fingerprint(["join", name, entropy])
+        fingerprint = _fingerprint(["join", name, entropy, player])
 
         def take_seat(game: Game) -> Decision:
             seat = first_open_seat(game)
-            taken.update(seat=seat, name=name, token=self._new_token(game_id, seat))
+            taken.update(seat=seat, name=name if player is None else handle, token=self._new_token(game_id, seat))
+            if player is not None:
+                taken["player"] = player
             command = {"kind": "join", "seat": seat, "name": name, "token_sha256": token_sha256(taken["token"])}
+            if player is not None:
+                command["player"] = player
             if entropy is not None and game.dealing == SHARED:
                 command["entropy"] = entropy
             return self._decision(game, command)
@@ -428,8 +451,10 @@ def _command_seats(
     token_of = {t["seat"]: t["token"] for t in tokens}
     command_seats: list[dict[str, Any] | None] = []
     for index, spec in enumerate(seats):
-        if spec.get("name") is not None:
-            seat = {"name": spec["name"], "bot": None, "token_sha256": token_sha256(token_of[index])}
+        if _human(spec):
+            seat = {"name": spec.get("name"), "bot": None, "token_sha256": token_sha256(token_of[index])}
+            if spec.get("player") is not None:
+                seat["player"] = spec["player"]
             if spec.get("entropy") is not None and dealing == SHARED:
                 seat["entropy"] = spec["entropy"]
             command_seats.append(seat)
@@ -444,4 +469,24 @@ def _joined(prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
     """Return a join's first result to its retry, if the retry is of the same request."""
     if prior.get("fingerprint") != fingerprint:
         raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
-    return {"seat": prior["seat"], "name": prior["name"], "token": prior["token"]}
+    joined = {"seat": prior["seat"], "name": prior["name"], "token": prior["token"]}
+    if prior.get("player") is not None:
+        joined["player"] = prior["player"]
+    return joined
+
+
+def _human(spec: Mapping[str, Any]) -> bool:
+    """Tell whether a seat spec is a person's: a guest's name or an account's player id."""
+    return spec.get("name") is not None or spec.get("player") is not None
+
+
+def _seat_token(seat: int, spec: Mapping[str, Any], token: str) -> dict[str, Any]:
+    """Return a created human seat's line of the answer: a guest's name, or an account's handle and id."""
+    if spec.get("player") is None:
+        return {"seat": seat, "name": spec["name"], "token": token}
+    return {"seat": seat, "name": spec.get("handle", spec["player"]), "token": token, "player": spec["player"]}
+
+
+def _seat_of(spec: Mapping[str, Any]) -> Seat:
+    """Return a seat spec as the seat it fills (for the rating rule's look at a new game)."""
+    return Seat(spec.get("name"), spec.get("bot"), player=spec.get("player"))

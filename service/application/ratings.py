@@ -18,15 +18,15 @@ from domain.ratings import (
     GAME_RATED,
     RatingTable,
     aggregate_id,
-    counts,
     decide,
     from_snapshot,
-    identity,
     leaderboard,
+    rated_identities,
     replay,
     to_snapshot,
 )
 from service.adapters.cache import AggregateCache, GameRepository
+from service.adapters.players import PlayerAccounts
 from service.adapters.snapshots import Snapshots
 from service.adapters.store import EventStore
 from service.application.clock import utc_now
@@ -56,6 +56,8 @@ class RatingService:
 
     store: EventStore
     repository: GameRepository
+    # Where accounts' handles are looked up for the leaderboards (None: ids only).
+    accounts: PlayerAccounts | None = None
     clock: Callable[[], str] = utc_now
     # A fresh process reads the table's snapshot and the fewer than this many events after it, not the whole stream.
     snapshot_every: int = 1000
@@ -81,17 +83,20 @@ class RatingService:
         return replay(self.store.read(aggregate_id(game_type)), game=game_type)
 
     def rate_game(self, game_id: str) -> str:
-        """Rate a finished game once: "rated", "duplicate", "unfinished" or "fixed" (a fixed deal is never rated)."""
+        """Rate a finished game once: "rated", "duplicate", "unfinished" or "unrated" (`domain.ratings.rated_identities`)."""
         game = self.repository.load(game_id)
         if game.status != FINISHED or game.result is None:
             return "unfinished"
-        if not counts(game.dealing):
-            return "fixed"
-        identities = [identity(seat.name, seat.bot) for seat in game.seats]
+        identities = rated_identities(game)
+        if identities is None:
+            return "unrated"
         places = game.result["places"]
         outcome = self.commands.run(
             aggregate_id(game.type),
-            lambda table: Decision({"kind": "rate", "game_id": game_id}, [decide(table, game_id, identities, places)]),
+            lambda table: Decision(
+                {"kind": "rate", "game_id": game_id},
+                [decide(table, game_id, identities, places, game.last_hash)],
+            ),
             optimistic=True,
             idempotency=Idempotency(game_id, lambda first, last: {"version": last}),
         )
@@ -103,11 +108,12 @@ class RatingService:
         return [table.get(player).ordinal for player in identities]
 
     def leaderboard(self, game_type: str, limit: int | None = None) -> dict[str, Any]:
-        """Return a game type's leaderboard, best first."""
+        """Return a game type's leaderboard, best first: an account shown by its handle, with its id."""
         table = self.table(game_type)
-        return {
-            "game": game_type,
-            "rated_games": table.rated_games,
-            "version": table.version,
-            "players": leaderboard(table, limit),
-        }
+        rows = leaderboard(table, limit)
+        ids = [row["player_id"] for row in rows if row["player_id"] is not None]
+        handles = self.accounts.handles(ids) if self.accounts is not None and ids else {}
+        for row in rows:
+            if row["player_id"] is not None:
+                row["player"] = handles.get(row["player_id"], row["player"])
+        return {"game": game_type, "rated_games": table.rated_games, "version": table.version, "players": rows}

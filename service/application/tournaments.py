@@ -33,13 +33,15 @@ from domain.events import RecordedEvent, canonical_json
 from domain.game import FINISHED as GAME_FINISHED
 from domain.game import Game
 from domain.ids import is_tournament_id
+from domain.players import check_name
 from domain.tournament import decide, replay
 from domain.tournament.errors import GameNotFinished, GameNotInTournament, ResultAlreadyRecorded, TableAlreadyLinked
 from domain.tournament.seeding import table_secret
-from domain.tournament.state import ACTIVE, FINISHED, Table, Tournament
+from domain.tournament.state import ACTIVE, FINISHED, OPEN, PLAYING, Table, Tournament
 from projections.tournament import public_event, tournament_view
 from service.adapters.cache import AggregateCache, GameRepository
 from service.adapters.indexes import TournamentIndex
+from service.adapters.players import PlayerAccounts
 from service.adapters.store import EventStore
 from service.application.clock import utc_now
 from service.application.commands import CommandPath, Decision, Outcome
@@ -73,6 +75,8 @@ class TournamentService:
     new_secret: Callable[[], str] = new_secret
     # What a finished tournament sets off (the bootstrap's: the house signs its result and logs it).
     on_finished: Callable[[Tournament], object] = lambda tournament: None
+    # Where the entrants' handles are looked up for the views (None: ids only).
+    accounts: PlayerAccounts | None = None
     commands: CommandPath[Tournament] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -98,8 +102,16 @@ class TournamentService:
         options: Mapping[str, Any] | None = None,
         seed: str | None = None,
         late_entry_until: int = 0,
+        registration: str = OPEN,
+        invitation: str | None = None,
+        organiser_player: str | None = None,
     ) -> tuple[Tournament, str]:
-        """Create a tournament; return it and the organiser's token."""
+        """Create a tournament; return it and the organiser's token.
+
+        `registration`: open, code (whoever gives the `invitation` code, which the caller drew and hands to the
+        organiser alone: only its hash is kept) or approval. `organiser_player`: the organiser's account, so
+        that the organiser cannot annul a table they sit at.
+        """
         tournament_id = f"t-{uuid.uuid4().hex[:16]}"
         # An organiser's seed fixes every deal and pairing (disclosed as fixed); else the service draws it.
         dealing = FIXED if seed is not None else SHARED
@@ -121,6 +133,12 @@ class TournamentService:
         }
         if late_entry_until:
             command["late_entry_until"] = late_entry_until
+        if registration != OPEN:
+            command["registration"] = registration
+        if invitation is not None:
+            command["invitation_sha256"] = token_sha256(invitation)
+        if organiser_player is not None:
+            command["organiser_player"] = organiser_player
         events = decide(Tournament(), command, seed)
         self.store.save_seed(tournament_id, seed)
         outcome = self.commands.create(tournament_id, Tournament(id=tournament_id), Decision(command, events))
@@ -128,25 +146,70 @@ class TournamentService:
         return outcome.after, organiser_token
 
     def register(
-        self, tournament_id: str, *, name: str | None = None, bot: str | None = None, entropy: str | None = None
+        self,
+        tournament_id: str,
+        *,
+        name: str | None = None,
+        bot: str | None = None,
+        entropy: str | None = None,
+        player: str | None = None,
+        handle: str | None = None,
+        invitation: str | None = None,
     ) -> dict[str, Any]:
-        """Register a human (who gets a token) or a bot of a kind; a fixed tournament drops a human's entropy."""
+        """Register a human (an account's `player` id, or a guest's `name`; either gets a token) or a bot of a kind.
+
+        A fixed tournament drops a human's entropy. `invitation`: the code, where registration is by code.
+        """
+        if name is not None and bot is None:
+            check_name(name)
         entry: dict[str, Any] = {}
 
         def decide_register(tournament: Tournament) -> Decision:
             entrant = len(tournament.entrants)
             token = None if bot else f"{tournament_id}.{entrant}.{self.new_secret()}"
             command = {"kind": "register", "name": name, "bot": bot, "token_sha256": token and token_sha256(token)}
+            if player is not None:
+                command.update(name=None, player=player)
+            if invitation is not None:
+                command["invitation_sha256"] = token_sha256(invitation)
             if entropy is not None and tournament.dealing == SHARED:
                 command["entropy"] = entropy
             events = decide(tournament, command, "")
-            entry.update(entrant=entrant, name=events[0].data["name"], bot=bot, token=token)
+            shown = handle if player is not None else events[0].data["name"]
+            entry.update(
+                entrant=entrant, name=shown, bot=bot, token=token, status=events[0].data.get("status", PLAYING)
+            )
+            if player is not None:
+                entry["player"] = player
             return Decision(command, events)
 
         outcome = self._run(tournament_id, decide_register, optimistic=True)
         # The entrant's receipt: its PlayerRegistered as anyone sees it, with its hash (and its entropy).
         entry["receipt"] = public_event(outcome.events[0])
         return entry
+
+    def add_organiser(self, tournament_id: str, player: str) -> dict[str, Any]:
+        """Add a co-organiser by account; return their number and organiser token (which may annul)."""
+        added: dict[str, Any] = {}
+
+        def decide_add(tournament: Tournament) -> Decision:
+            number = len(tournament.co_organisers) + 1
+            token = f"{tournament_id}.o{number}.{self.new_secret()}"
+            command = {"kind": "add_organiser", "player": player, "token_sha256": token_sha256(token)}
+            added.update(organiser=number, player=player, token=token)
+            return Decision(command, decide(tournament, command, ""))
+
+        self._run(tournament_id, decide_add, optimistic=True)
+        return added
+
+    def approve(self, tournament_id: str, entrant: int) -> Tournament:
+        """Admit a pending entrant (the organiser, registration by approval)."""
+
+        def decide_approve(tournament: Tournament) -> Decision:
+            command = {"kind": "approve", "entrant": entrant}
+            return Decision(command, decide(tournament, command, ""))
+
+        return self._run(tournament_id, decide_approve, optimistic=True).after
 
     def start(self, tournament_id: str, *, expected_version: int | None = None) -> Tournament:
         """Close registration, seat round 1 and have its games created."""
@@ -190,13 +253,19 @@ class TournamentService:
         return self._correct(tournament_id, {"kind": "withdraw", "entrant": entrant, "by": by, "reason": reason})
 
     def disqualify(self, tournament_id: str, entrant: int, *, reason: str) -> Tournament:
-        """Disqualify an entrant (the organiser); a game of theirs still in play is forfeited."""
+        """Disqualify (remove) an entrant (the organiser), before the start too; a game of theirs in play is forfeited."""
         self.advance(tournament_id)
-        return self._correct(tournament_id, {"kind": "disqualify", "entrant": entrant, "reason": reason})
+        command = {"kind": "disqualify", "entrant": entrant, "reason": reason, "by": "organiser"}
+        return self._correct(tournament_id, command)
 
-    def annul(self, tournament_id: str, round_: int, table: int, *, reason: str, replay: bool) -> Tournament:
-        """Annul a table's recorded result: void, or played again with a new game (round in play only)."""
-        command = {"kind": "annul", "round": round_, "table": table, "reason": reason, "replay": replay}
+    def annul(
+        self, tournament_id: str, round_: int, table: int, *, reason: str, replay: bool, by: int | str = "organiser"
+    ) -> Tournament:
+        """Annul a table's recorded result: void, or played again with a new game (round in play only).
+
+        `by`: "organiser", or the number of an entrant at the table asking for it (`domain.tournament.decide.annul`).
+        """
+        command = {"kind": "annul", "round": round_, "table": table, "reason": reason, "replay": replay, "by": by}
         return self._correct(tournament_id, command)
 
     def _correct(self, tournament_id: str, command: Mapping[str, Any]) -> Tournament:
@@ -297,16 +366,24 @@ class TournamentService:
         """Return the tournament's view; an entrant also gets its own games' seat tokens."""
         tournament = self.check(tournament)
         you = caller if isinstance(caller, int) else None
-        view = tournament_view(tournament, you)
+        view = tournament_view(tournament, you, self.handles(tournament))
         if you is not None:
             view["your_games"] = self._games_of(tournament, you)
         return view
 
+    def handles(self, tournament: Tournament) -> dict[str, str]:
+        """Return the handles of the tournament's entrants' accounts, by id (for display: the chain holds ids)."""
+        players = [e.player for e in tournament.entrants if e.player is not None]
+        return self.accounts.handles(players) if self.accounts is not None and players else {}
+
     def caller(self, tournament: Tournament, token: str) -> int | str | None:
-        """Return who holds a token of this tournament (an entrant number, ORGANISER), or None."""
+        """Return who holds a token of this tournament (an entrant number, ORGANISER, `organiser:<n>`), or None."""
         digest = token_sha256(token)
         if tournament.organiser_sha256 == digest:
             return ORGANISER
+        for number, (_, co_digest) in enumerate(tournament.co_organisers, start=1):
+            if co_digest == digest:
+                return f"{ORGANISER}:{number}"
         return next((e.index for e in tournament.entrants if e.token_sha256 == digest), None)
 
     # --- internals ------------------------------------------------------

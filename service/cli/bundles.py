@@ -8,11 +8,11 @@ import sys
 from collections import defaultdict
 from typing import Any
 
-from domain.audit import audit
+from domain.audit import audit_export
 from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
-from domain.game import replay
-from domain.ratings import counts, identity, leaderboard, rebuild
+from domain.game import Game, replay
+from domain.ratings import leaderboard, rebuild
 from domain.receipts import read_receipts
 from domain.results import TOURNAMENT, Statement
 from domain.tournament.audit import audit_bundle, check_receipts
@@ -113,32 +113,46 @@ def _audit_tournament(
 
 
 def _rebuild(paths: list[str], only: str | None) -> int:
-    games: dict[str, list[dict[str, Any]]] = {}
+    """Rate every finished game of the files once, by the live rule; exit 1 if any fails its audit.
+
+    Each game is audited with its header (a header relabelled to pass a copy
+    off as another game fails) and known by its chain's identity, its id and
+    final hash: the same game in two files counts once, and two different
+    histories under one id are refused.
+    """
+    files: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     for path in paths:
         text = export_lines(path)
         if text and json.loads(text[0]).get("format") == BUNDLE_FORMAT:
-            for game_id, file in read_bundle(text).games.items():
-                if is_complete(file.head):
-                    games[game_id] = file.events
+            files += [(dict(file.head), file.events) for file in read_bundle(text).games.values()]
         else:
             head, events = read_export(text)
-            if is_complete(head):
-                games[str(head["id"])] = events
-    rated: dict[str, list[tuple[str, str, list[str], list[int]]]] = defaultdict(list)
-    for game_id, events in sorted(games.items()):
-        report = audit(events)
+            files.append((dict(head), events))
+    finals: dict[str, str] = {}
+    seen: set[str] = set()
+    rated: dict[str, list[tuple[str, str, Game]]] = defaultdict(list)
+    for head, events in files:
+        if not is_complete(head):
+            continue
+        report = audit_export(head, events)
         if not report.ok:
-            print(f"game {game_id} fails its audit at event {report.failed_at}: {report.reason}", file=sys.stderr)
+            print(
+                f"game {head.get('id')} fails its audit at event {report.failed_at}: {report.reason}", file=sys.stderr
+            )
             return 1
         game = replay(RecordedEvent.from_dict(event) for event in events)
-        if (only is None or game.type == only) and counts(game.dealing):
-            identities = [identity(seat.name, seat.bot) for seat in game.seats]
-            ended = str(events[-1]["time"])
-            rated[game.type].append((ended, game_id, identities, list((game.result or {})["places"])))
+        if finals.setdefault(game.id, game.last_hash) != game.last_hash:
+            print(f"game {game.id} comes with two different histories", file=sys.stderr)
+            return 1
+        if game.id in seen:
+            continue  # the same game again (its id and final hash)
+        seen.add(game.id)
+        if only is None or game.type == only:
+            rated[game.type].append((str(events[-1]["time"]), game.id, game))
     for game_type in sorted(rated):
         # Live ratings are appended as games end: the order of their GameEnded times (then ids).
         ordered = sorted(rated[game_type], key=lambda line: (line[0], line[1]))
-        table = rebuild(game_type, ((g, i, p) for _, g, i, p in ordered))
+        table = rebuild(game_type, (game for _, _, game in ordered))
         board = {"game": game_type, "rated_games": table.rated_games, "players": leaderboard(table)}
         print(json.dumps(board, sort_keys=True))
     return 0

@@ -15,6 +15,7 @@ from service.http.games import games
 from service.http.json import OrjsonProvider
 from service.http.limits import install_limits, limit_defaults
 from service.http.paths import install_id_checks
+from service.http.players import players
 from service.http.routing import App
 from service.http.security import install_security_headers
 from service.http.sessions import install_no_sessions
@@ -46,6 +47,7 @@ def create_app(services: Services | None = None, config: Mapping[str, Any] | Non
     install_views(app)
     app.register_blueprint(games)
     app.register_blueprint(tournaments)
+    app.register_blueprint(players)
     app.register_blueprint(audits)
     app.register_blueprint(streams)
     app.register_blueprint(transparency)

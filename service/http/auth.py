@@ -26,7 +26,7 @@ from service.errors import (
 from service.http.requests import bearer_token, services
 
 _SEAT_TOKEN = re.compile(r"^([0-9a-f]{16})\.(\d{1,2})\.([0-9a-f]{32})$")
-_TOURNAMENT_TOKEN = re.compile(r"^(t-[0-9a-f]{16})\.(o|\d{1,4})\.([0-9a-f]{32})$")
+_TOURNAMENT_TOKEN = re.compile(r"^(t-[0-9a-f]{16})\.(o\d{0,4}|\d{1,4})\.([0-9a-f]{32})$")
 
 
 def caller_seat(game: Game) -> int | None:

@@ -20,6 +20,7 @@ from service.adapters.connections import STORE_UNAVAILABLE
 from service.errors import (
     BadRequest,
     Busy,
+    Conflict,
     Forbidden,
     Gone,
     NotFound,
@@ -43,6 +44,7 @@ STATUS: dict[type[Exception], int] = {
     Forbidden: 403,
     NotFound: 404,
     VersionConflict: 409,
+    Conflict: 409,
     Gone: 410,
     Refused: 422,
     # Options, seat counts or a card set that match the request schema but no game is created with.

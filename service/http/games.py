@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import orjson
 from flask import Blueprint, Response, jsonify, request
@@ -36,7 +37,7 @@ from service.http.schemas import (
     plain_action_body,
     plain_action_query,
 )
-from service.http.views import view_after, view_response
+from service.http.views import seat_handles, view_after, view_response
 
 games = Blueprint("games", __name__)
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -90,9 +91,10 @@ def create_game() -> ResponseReturnValue:
     idempotency_key = _secret_idempotency_key()
     # A retry of a create that made its game holds that game's place already: it is answered, never capped.
     retried = idempotency_key is not None and services().games.created_under(idempotency_key)
-    with bot_game_place([] if retried else data["seats"]) as created:
+    seats = [_bound(seat) for seat in data["seats"]]
+    with bot_game_place([] if retried else seats) as created:
         game, tokens = services().games.create(
-            data["game"], data["seats"], data["options"], data["seed"], idempotency_key=idempotency_key
+            data["game"], seats, data["options"], data["seed"], idempotency_key=idempotency_key
         )
         created.append(game.id)
     payload = {
@@ -136,7 +138,7 @@ def get_game(game_id: str) -> ResponseReturnValue:
         raise AtOutOfRange(f"the game has {game.version} events; at must be 1 to {game.version}", version=game.version)
     # A past view, even at the current version: what was, with nothing to act on.
     past = game if at == game.version else services().repository.load_at(game_id, at)
-    view = game_view(past, seat, open_view=args["open"])
+    view = game_view(past, seat, open_view=args["open"], handles=seat_handles(past))
     view["legal_actions"] = []
     return jsonify(view)
 
@@ -146,10 +148,26 @@ def join_game(game_id: str) -> ResponseReturnValue:
     """Take the first open seat."""
     services().repository.cached(game_id)
     data = body(JOIN)
+    seat = _bound(data)
     joined = services().games.join(
-        game_id, data["name"], data.get("entropy"), idempotency_key=_secret_idempotency_key()
+        game_id,
+        seat.get("name"),
+        seat.get("entropy"),
+        idempotency_key=_secret_idempotency_key(),
+        player=seat.get("player"),
+        handle=seat.get("handle"),
     )
     return jsonify(joined), 201
+
+
+def _bound(spec: dict[str, Any]) -> dict[str, Any]:
+    """Return a seat spec with its player token (if any) replaced by the account it proves (401 if none)."""
+    token = spec.get("player_token")
+    if token is None:
+        return spec
+    account = services().players.authenticate(token)
+    seat = {key: value for key, value in spec.items() if key != "player_token"}
+    return {**seat, "player": account.id, "handle": account.handle}
 
 
 @games.post("/games/<game_id>/actions")

@@ -35,7 +35,7 @@ DEFAULT_AUDITS = "30 per minute"
 
 # The views each limit applies to, by endpoint.
 LIMITED = {
-    "RATE_LIMIT_CREATE": ("games.create_game", "tournaments.create_tournament"),
+    "RATE_LIMIT_CREATE": ("games.create_game", "tournaments.create_tournament", "players.register_player"),
     "RATE_LIMIT_ACTIONS": ("games.post_action", "games.join_game", "tournaments.register"),
 }
 # Limits whose views count together, one counter per client for the whole group.

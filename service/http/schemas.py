@@ -9,7 +9,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from domain.chance import ENTROPY
 from domain.games import RULES
 from domain.tournament.decide import MAX_PLAYERS, MAX_ROUNDS
-from domain.tournament.state import ACTIVE, FINISHED, FORMATS, REGISTERING
+from domain.tournament.state import ACTIVE, FINISHED, FORMATS, OPEN, REGISTERING, REGISTRATIONS
 from service.http.fields import Text, WholeNumber
 
 # Every game's bot kinds; which kinds a game has is checked in domain/ when a
@@ -17,6 +17,10 @@ from service.http.fields import Text, WholeNumber
 BOT_KINDS = tuple(sorted({kind for rules in RULES.values() for kind in rules.bots}))
 
 NAME_LENGTH = 40
+# A handle is at most 24 characters once normalised (`domain.players`); what is longer as typed is the domain's 422.
+HANDLE_FIELD_LENGTH = 100
+# `<player id>.<secret>`: 2 + 16 + 1 + 32 characters.
+PLAYER_TOKEN_LENGTH = 51
 SEED_LENGTH = 200
 # No game comes near a billion events; a bound keeps stream ids in range.
 MAX_VERSION = 1_000_000_000
@@ -31,8 +35,14 @@ def _entropy() -> fields.String:
     return fields.String(validate=validate.Regexp(ENTROPY, error="entropy is 32 to 128 hex digits"))
 
 
+def _player_token() -> fields.String:
+    """A player token (`POST /players`): binds the seat or the place to the account; checked by the service (401)."""
+    return fields.String(validate=validate.Length(min=1, max=PLAYER_TOKEN_LENGTH))
+
+
 class SeatSpecSchema(Schema):
-    """A seat at creation: `{"name"}` a human (with its `entropy`, if it adds some), `{"bot"}` a bot, `{}` open."""
+    """A seat at creation: `{"name"}` a guest, `{"player_token"}` an account (either with its `entropy`, if it adds
+    some), `{"bot"}` a bot, `{}` open."""
 
     class Meta:
         unknown = RAISE
@@ -43,15 +53,16 @@ class SeatSpecSchema(Schema):
     }
 
     name = Text(max_length=NAME_LENGTH)
+    player_token = _player_token()
     bot = fields.String(validate=validate.OneOf(BOT_KINDS))
     entropy = _entropy()
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
-        if "name" in data and "bot" in data:
-            raise ValidationError("a seat has a name or a bot, not both")
-        if "entropy" in data and "name" not in data:
-            raise ValidationError("only a human seat (with a name) adds entropy")
+        if len({"name", "bot", "player_token"} & set(data)) > 1:
+            raise ValidationError("a seat has a name, a player token or a bot: one of them")
+        if "entropy" in data and "name" not in data and "player_token" not in data:
+            raise ValidationError("only a human seat (with a name or a player token) adds entropy")
 
 
 class CreateGameSchema(Schema):
@@ -72,8 +83,14 @@ class JoinSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = Text(max_length=NAME_LENGTH, required=True)
+    name = Text(max_length=NAME_LENGTH)
+    player_token = _player_token()
     entropy = _entropy()
+
+    @validates_schema
+    def _one_of(self, data: dict[str, Any], **_: Any) -> None:
+        if ("name" in data) == ("player_token" in data):
+            raise ValidationError("join with a name (a guest) or a player token (an account): one of them")
 
 
 class ActionSchema(Schema):
@@ -175,6 +192,15 @@ class ViewQuerySchema(Schema):
     open = fields.Boolean(load_default=False)
 
 
+class RegisterPlayerSchema(Schema):
+    """`POST /players`: the handle to open an account for (its rules are `domain.players`)."""
+
+    class Meta:
+        unknown = RAISE
+
+    handle = Text(max_length=HANDLE_FIELD_LENGTH, required=True)
+
+
 class CreateTournamentSchema(Schema):
     """`POST /tournaments`."""
 
@@ -204,17 +230,41 @@ class CreateTournamentSchema(Schema):
     options = fields.Dict(keys=Text(max_length=NAME_LENGTH), load_default=dict)
     seed = Text(max_length=SEED_LENGTH, load_default=None, allow_none=False)
     late_entry_until = WholeNumber(minimum=0, maximum=MAX_ROUNDS, load_default=0)
+    registration = fields.String(validate=validate.OneOf(REGISTRATIONS), load_default=OPEN)
+    # The organiser's own account, if they play too: they cannot then annul a table they sit at.
+    player_token = _player_token()
 
 
 class RegisterSchema(SeatSpecSchema):
-    """`POST /tournaments/{id}/register`: `{"name"}` a human, `{"bot"}` a bot (organiser only)."""
+    """`POST /tournaments/{id}/register`: `{"player_token"}` an account, `{"name"}` a guest, `{"bot"}` a bot
+    (organiser only); `invitation_code` where registration is by code."""
+
+    invitation_code = Text(max_length=100)
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
-        if ("name" in data) == ("bot" in data):
-            raise ValidationError("give a name (a human) or a bot kind, not both")
-        if "entropy" in data and "name" not in data:
-            raise ValidationError("only a human entrant (with a name) adds entropy")
+        if len({"name", "bot", "player_token"} & set(data)) != 1:
+            raise ValidationError("give a player token (an account), a name (a guest) or a bot kind: one of them")
+        if "entropy" in data and "bot" in data:
+            raise ValidationError("only a human entrant adds entropy")
+
+
+class AddOrganiserSchema(Schema):
+    """`POST /tournaments/{id}/organisers`: the co-organiser's player token."""
+
+    class Meta:
+        unknown = RAISE
+
+    player_token = fields.String(required=True, validate=validate.Length(min=1, max=PLAYER_TOKEN_LENGTH))
+
+
+class ApproveSchema(Schema):
+    """`POST /tournaments/{id}/approve`."""
+
+    class Meta:
+        unknown = RAISE
+
+    entrant = WholeNumber(required=True, minimum=0, maximum=MAX_PLAYERS)
 
 
 class RecordResultSchema(Schema):
@@ -339,3 +389,6 @@ INCLUSION_QUERY = InclusionQuerySchema()
 ENTRIES_QUERY = EntriesQuerySchema()
 RESULT_INCLUSION_QUERY = ResultInclusionQuerySchema()
 CONSISTENCY_QUERY = ConsistencyQuerySchema()
+REGISTER_PLAYER = RegisterPlayerSchema()
+APPROVE = ApproveSchema()
+ADD_ORGANISER = AddOrganiserSchema()

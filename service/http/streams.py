@@ -115,7 +115,8 @@ def game_stream(game_id: str) -> Response:
     # Watchers who see the same share encoded messages: the spectators, each seat, or everyone once it is over.
     audience = ("open",) if open_log else ("seat", seat)
     viewed = game if args["view"] else None
-    return _sse(Subscription(game_id, _resume_from(args["after"]), GAME_OVER, audience, shown, viewed, seat))
+    handles = services().players.at_seats
+    return _sse(Subscription(game_id, _resume_from(args["after"]), GAME_OVER, audience, shown, viewed, seat, handles))
 
 
 @streams.get("/tournaments/<tournament_id>/stream")

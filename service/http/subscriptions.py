@@ -15,7 +15,7 @@ per game, so a move is redacted and encoded once per audience, not per watcher.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -49,6 +49,7 @@ class Subscription:
         shown: Callable[[RecordedEvent], dict[str, Any]],
         game: Game | None = None,
         seat: int | None = None,
+        handles: Callable[[Game], Mapping[str, str]] = lambda game: {},
     ) -> None:
         self.stream_id = stream_id
         self.cursor = after
@@ -58,6 +59,7 @@ class Subscription:
         # Views are sent only when asked for: the game as read at the request, folded on as events come.
         self.game = game
         self.seat = seat
+        self.handles = handles  # of the accounts at a game's seats, for its views (the chain holds their ids)
         self.ended = False
         self._viewed_at = -1
 
@@ -99,7 +101,11 @@ class Subscription:
         game, self._viewed_at = self.game, self.game.version
         # Keyed by seat, not audience: once a game is over everyone shares its events, never its views.
         key = ("view", game.version, self.seat)
-        return self._shared(key, rendered, lambda: b"event: view\ndata: %s\n\n" % encode(game_view(game, self.seat)))
+        return self._shared(
+            key,
+            rendered,
+            lambda: b"event: view\ndata: %s\n\n" % encode(game_view(game, self.seat, handles=self.handles(game))),
+        )
 
     @staticmethod
     def _shared(key: tuple[Hashable, ...], rendered: Rendered | None, make: Callable[[], bytes]) -> bytes:

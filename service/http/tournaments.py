@@ -8,13 +8,17 @@ entrant's own games and seat tokens to the view.
 
 from __future__ import annotations
 
+import secrets
+
 import orjson
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from domain.games import RULES
 from domain.tournament.decide import MAX_ROUNDS
+from domain.tournament.state import CODE, Tournament
 from projections.tournament import pairings, pairings_text, standings_csv, tournament_view
+from service.adapters.players import Account
 from service.application.tournaments import ORGANISER, TournamentService
 from service.errors import (
     GameTypeNotFound,
@@ -29,7 +33,9 @@ from service.http.auth import require_organiser, tournament_caller
 from service.http.bot_games import tournament_bot_place
 from service.http.requests import body, prefers, query, services
 from service.http.schemas import (
+    ADD_ORGANISER,
     ANNUL,
+    APPROVE,
     CREATE_TOURNAMENT,
     DISQUALIFY,
     LEADERBOARD_QUERY,
@@ -53,6 +59,9 @@ def create_tournament() -> ResponseReturnValue:
     data = body(CREATE_TOURNAMENT)
     if data["game"] not in RULES:
         raise UnknownGameType(f"no game type {data['game']!r}", known=sorted(RULES))
+    organiser = _account(data.get("player_token"))
+    # The invitation code goes to the organiser in this answer alone; the tournament keeps its hash.
+    invitation = secrets.token_urlsafe(16) if data["registration"] == CODE else None
     created, token = service().create(
         data["game"],
         rounds=data["rounds"],
@@ -63,8 +72,19 @@ def create_tournament() -> ResponseReturnValue:
         options=data["options"],
         seed=data["seed"],
         late_entry_until=data["late_entry_until"],
+        registration=data["registration"],
+        invitation=invitation,
+        organiser_player=organiser.id if organiser is not None else None,
     )
-    return jsonify({"id": created.id, "organiser_token": token, "tournament": service().view(created)}), 201
+    answer = {"id": created.id, "organiser_token": token, "tournament": service().view(created)}
+    if invitation is not None:
+        answer["invitation_code"] = invitation
+    return jsonify(answer), 201
+
+
+def _account(player_token: str | None) -> Account | None:
+    """Return the account a player token proves (401 if it proves none); None without a token."""
+    return services().players.authenticate(player_token) if player_token is not None else None
 
 
 @tournaments.post("/tournaments/<tournament_id>/register")
@@ -74,12 +94,35 @@ def register(tournament_id: str) -> ResponseReturnValue:
     data = body(REGISTER)
     if "bot" in data:
         require_organiser(tournament)
+    account = _account(data.get("player_token"))
     # A bot may fill one more all-bot table: its place counts toward the address's all-bot cap.
     with tournament_bot_place(tournament if "bot" in data else None):
         registered = service().register(
-            tournament_id, name=data.get("name"), bot=data.get("bot"), entropy=data.get("entropy")
+            tournament_id,
+            name=data.get("name"),
+            bot=data.get("bot"),
+            entropy=data.get("entropy"),
+            player=account.id if account is not None else None,
+            handle=account.handle if account is not None else None,
+            invitation=data.get("invitation_code"),
         )
     return jsonify(registered), 201
+
+
+@tournaments.post("/tournaments/<tournament_id>/organisers")
+def add_organiser(tournament_id: str) -> ResponseReturnValue:
+    """Add a co-organiser by their player token (the organiser): their own organiser token may annul results."""
+    require_organiser(service().load(tournament_id))
+    account = services().players.authenticate(body(ADD_ORGANISER)["player_token"])
+    return jsonify(service().add_organiser(tournament_id, account.id)), 201
+
+
+@tournaments.post("/tournaments/<tournament_id>/approve")
+def approve(tournament_id: str) -> ResponseReturnValue:
+    """Admit a pending entrant (the organiser; registration by approval)."""
+    require_organiser(service().load(tournament_id))
+    data = body(APPROVE)
+    return jsonify(service().view(service().approve(tournament_id, data["entrant"])))
 
 
 @tournaments.post("/tournaments/<tournament_id>/start")
@@ -124,6 +167,8 @@ def withdraw(tournament_id: str) -> ResponseReturnValue:
     data = body(WITHDRAW)
     if caller is None:
         raise MissingToken("this route needs Authorization: Bearer <entrant or organiser token>")
+    if isinstance(caller, str) and caller != ORGANISER:
+        raise NotOrganiser("a co-organiser's token annuls results; only the organiser's withdraws entrants")
     if caller == ORGANISER:
         if data["entrant"] is None:
             raise MissingEntrant("the organiser names the entrant who withdraws")
@@ -146,13 +191,24 @@ def disqualify(tournament_id: str) -> ResponseReturnValue:
 
 @tournaments.post("/tournaments/<tournament_id>/annul")
 def annul(tournament_id: str) -> ResponseReturnValue:
-    """Annul a table's result, with a reason: void, or played again (the organiser)."""
-    require_organiser(service().load(tournament_id))
+    """Annul a table's result, with a reason: void, or played again (the organiser, or an entrant at the table)."""
+    tournament = service().load(tournament_id)
+    caller = tournament_caller(tournament)
+    if caller is None:
+        raise MissingToken("this route needs Authorization: Bearer <organiser or entrant token>")
     data = body(ANNUL)
+    if isinstance(caller, int) and not _sits_at(tournament, data["round"], data["table"], caller):
+        raise NotOrganiser("an annulment is asked for by the organiser, or by an entrant at that table")
     annulled = service().annul(
-        tournament_id, data["round"], data["table"], reason=data["reason"], replay=data["replay"]
+        tournament_id, data["round"], data["table"], reason=data["reason"], replay=data["replay"], by=caller
     )
-    return jsonify(service().view(annulled))
+    return jsonify(service().view(annulled, caller))
+
+
+def _sits_at(tournament: Tournament, round_: int, table: int, entrant: int) -> bool:
+    """Tell whether an entrant sits at a table of a round played."""
+    played = tournament.played[round_ - 1] if 0 < round_ <= len(tournament.played) else None
+    return played is not None and any(t.number == table and entrant in t.entrants for t in played.tables)
 
 
 @tournaments.get("/tournaments/<tournament_id>/standings")
@@ -162,8 +218,8 @@ def get_standings(tournament_id: str) -> ResponseReturnValue:
     if prefers("text/csv"):
         filename = f"{tournament.id}-standings.csv"
         headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
-        return Response(standings_csv(tournament), mimetype="text/csv", headers=headers)
-    view = tournament_view(tournament)
+        return Response(standings_csv(tournament, service().handles(tournament)), mimetype="text/csv", headers=headers)
+    view = tournament_view(tournament, handles=service().handles(tournament))
     return jsonify({"id": tournament.id, "status": tournament.status, "standings": view["standings"]})
 
 
@@ -172,7 +228,8 @@ def get_pairings(tournament_id: str, round_number: int) -> ResponseReturnValue:
     """Return a round's tables, seats and game links: JSON, or printable text with `Accept: text/plain`."""
     tournament = service().check(service().load(tournament_id))
     # The URL converter takes any whole number; one past any round could not go into JSON details.
-    listed = pairings(tournament, round_number, request.host_url) if round_number <= MAX_ROUNDS else None
+    handles = service().handles(tournament)
+    listed = pairings(tournament, round_number, request.host_url, handles) if round_number <= MAX_ROUNDS else None
     if listed is None:
         raise RoundNotFound(f"tournament {tournament.id} has no round {round_number}", round=round_number)
     if prefers("text/plain"):

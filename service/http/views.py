@@ -46,9 +46,14 @@ def view_json(game: Game, seat: int | None, open_view: bool = False) -> bytes:
 def _projected(views: Bounded[ViewKey, bytes], key: ViewKey, game: Game) -> bytes:
     """Project and encode the view `key` names, and keep it."""
     _, _, seat, open_view = key
-    body = encode(game_view(game, seat, open_view=open_view))
+    body = encode(game_view(game, seat, open_view=open_view, handles=seat_handles(game)))
     views.put(key, body)
     return body
+
+
+def seat_handles(game: Game) -> dict[str, str]:
+    """Return the handles of the accounts bound to a game's seats (none to look up: no read)."""
+    return services().players.at_seats(game)
 
 
 def view_response(game: Game, seat: int | None, open_view: bool) -> SecuredResponse:

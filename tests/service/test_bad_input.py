@@ -172,7 +172,9 @@ def test_a_refused_seat_is_named_by_its_index_in_the_details(client):
     # marshmallow keys a list item's messages by its index: the details must still reach the client.
     response = client.post("/games", json={"game": "toy", "seats": [{"name": "ann"}, {"name": "bob", "bot": "random"}]})
     assert response.status_code == 400
-    assert response.json["error"]["details"] == {"seats": {"1": {"_schema": ["a seat has a name or a bot, not both"]}}}
+    assert response.json["error"]["details"] == {
+        "seats": {"1": {"_schema": ["a seat has a name, a player token or a bot: one of them"]}}
+    }
 
 
 def _post_raw(

@@ -92,11 +92,12 @@ def test_a_changed_contribution_fails_the_audit(client):
 
 def test_a_fixed_game_is_not_rated_and_a_shared_one_is(client, fake_services):
     outcomes = {}
+    tokens = [client.post("/players", json={"handle": handle}).json["token"] for handle in ("ann", "bob")]
     for dealing, extra in (("shared", {}), ("fixed", {"seed": "practice"})):
-        game = created(client, [{"name": "ann"}, {"name": "bob"}], **extra)
+        game = created(client, [{"player_token": token} for token in tokens], **extra)
         play_to_the_end(client, game)
         outcomes[dealing] = fake_services.ratings.rate_game(game["id"])
-    assert outcomes["fixed"] == "fixed" and outcomes["shared"] in ("rated", "duplicate")
+    assert outcomes["fixed"] == "unrated" and outcomes["shared"] in ("rated", "duplicate")
 
 
 def test_receipts_prove_what_the_service_acknowledged(client, tmp_path, capsys):

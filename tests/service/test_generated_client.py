@@ -250,7 +250,7 @@ def test_tournaments_all_bots_and_the_organiser_flow(api):
     final = api.call("get_tournament", created.id, client=api.client())
     assert final.status == m.TournamentStatus.FINISHED and final.rounds[0].tables[0].places
     board = api.call("get_leaderboard", "life-is-life", client=api.client())
-    assert {p.player for p in board.players} >= {"ann", "bot:random", "bot:heuristic"}
+    assert "ann" not in {p.player for p in board.players}  # a guest (a typed name) is never rated
 
 
 def logged(app: Any, services: Any, log: list[tuple[str, int]]) -> Any:

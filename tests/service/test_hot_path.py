@@ -55,9 +55,9 @@ def test_a_view_is_projected_once_per_version_and_seat_and_only_for_that_seat(fa
     projected: list[tuple[int, int | None]] = []
     real = views.game_view
 
-    def counting(game: Game, seat: int | None, *, open_view: bool = False) -> dict[str, Any]:
+    def counting(game: Game, seat: int | None, *, open_view: bool = False, handles: Any = None) -> dict[str, Any]:
         projected.append((game.version, seat))
-        return real(game, seat, open_view=open_view)
+        return real(game, seat, open_view=open_view, handles=handles)
 
     monkeypatch.setattr(views, "game_view", counting)
     ann, bob = ({"Authorization": f"Bearer {token}"} for token in tokens)

@@ -40,7 +40,7 @@ def test_every_core_event_has_a_schema():
     assert CORE_EVENTS <= set(mapping)
 
 
-AREAS = {"games", "tournaments", "streams", "audit", "service"}
+AREAS = {"games", "tournaments", "streams", "audit", "service", "players"}
 
 
 def test_the_spec_version_is_the_package_version():

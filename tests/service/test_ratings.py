@@ -32,8 +32,8 @@ from tests.support.services import on_every_store, queue_redis_beside
 redis_client = on_every_store()
 
 
-def test_a_human_is_rated_by_seat_name_and_a_bot_by_kind():
-    assert identity("ann", None) == "ann"
+def test_an_account_is_rated_by_its_id_and_a_bot_by_kind():
+    assert identity(None, None, "p-0123") == "player:p-0123"
     assert identity(None, "heuristic") == "bot:heuristic"
 
 
@@ -97,15 +97,23 @@ def play_to_the_end(services, game_id: str, seat: int = 0) -> None:
         services.games.act(game_id, seat, {"type": "add", "n": 2})
 
 
+def account(services, handle: str) -> dict:
+    """Return an account's seat spec, as the HTTP layer hands it on."""
+    player, _ = services.players.register(handle)
+    return {"player": player.id, "handle": player.handle}
+
+
 def test_every_finished_casual_game_is_rated_once(services):
-    game, _ = services.games.create("toy", [{"name": "ann"}, {"bot": "random"}], {})
+    ann = account(services, "ann")
+    game, _ = services.games.create("toy", [ann, {"bot": "random"}], {})
     play_to_the_end(services, game.id)
     stream = aggregate_id("toy")
     assert [e.data["game_id"] for e in services.store.read(stream)] == [game.id]
+    assert services.store.read(stream)[0].data["final_hash"] == services.repository.load(game.id).last_hash
     assert services.ratings.rate_game(game.id) == "duplicate"
     assert len(services.store.read(stream)) == 1
     board = services.ratings.leaderboard("toy")
-    assert {p["player"] for p in board["players"]} == {"ann", "bot:random"}
+    assert {(p["player"], p["player_id"]) for p in board["players"]} == {("ann", ann["player"]), ("bot:random", None)}
     assert services.ratings.rebuild("toy") == services.ratings.table("toy")
 
 
@@ -119,7 +127,7 @@ def test_a_rating_job_delivered_twice_rates_once(redis_client, prefix):
     rq = queue_redis_beside(redis_client)
     # The jobs run on these services, whose store may be a cluster while RQ is on a plain Redis.
     services = serve_jobs(build(redis_client, prefix, inline_jobs=False, queue_redis=rq))
-    game, _ = services.games.create("toy", [{"bot": "random"}, {"name": "ann"}], {})
+    game, _ = services.games.create("toy", [{"bot": "random"}, account(services, "ann")], {})
     queue = Queue(prefix, connection=rq)
     worker = SimpleWorker(worker_queues(prefix, rq), connection=rq, name=f"{prefix}-worker")
     while services.repository.load(game.id).status != "finished":

