@@ -34,12 +34,12 @@ DEFAULT_ACTIONS = "600 per minute"
 DEFAULT_AUDITS = "30 per minute"
 
 # The views each limit applies to, by endpoint.
-LIMITED = {
+LIMITED: dict[str, tuple[str, ...]] = {
     "RATE_LIMIT_CREATE": ("games.create_game", "tournaments.create_tournament", "players.register_player"),
     "RATE_LIMIT_ACTIONS": ("games.post_action", "games.join_game", "tournaments.register"),
 }
 # Limits whose views count together, one counter per client for the whole group.
-SHARED = {
+SHARED: dict[str, tuple[str, ...]] = {
     "RATE_LIMIT_AUDITS": ("games.audit_game", "tournaments.audit_tournament"),
 }
 
