@@ -42,7 +42,7 @@ from domain.commitments import CHAIN_SCHEMES, FIRST_SEALED, UnknownPath, commitm
 from domain.errors import DomainError
 from domain.events import GENESIS_HASH, STORED_KEYS, RecordedEvent, chain_hash, is_command_id, is_time
 from domain.export import FORMAT as EXPORT_FORMAT
-from domain.export import HEADER_KEYS
+from domain.export import HEADER_KEYS, seat_line
 from domain.game import COMMAND_FIELDS, FINISHED, blank, decide, evolve
 from domain.receipts import receipt_failure, receipts_checked
 from domain.results import GAME, NOT_SIGNED, SignatureCheck, Verifier, chain_statement, check_signature
@@ -114,14 +114,6 @@ def audit(
     if not signed.ok:
         return AuditReport(False, len(raw), len(raw), f"signature: {signed.reason}", signature=signed)
     return AuditReport(True, len(raw), checks=CHECKS, signature=signed)
-
-
-def seat_line(seat: int, name: str | None, bot: str | None, player: str | None) -> dict[str, Any]:
-    """Return a seat as a header lists it: its account's id only where it has one, so older headers read the same."""
-    line: dict[str, Any] = {"seat": seat, "name": name, "bot": bot}
-    if player is not None:
-        line["player"] = player
-    return line
 
 
 # What a header says of a game, and where the chained events say it.

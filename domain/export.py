@@ -17,7 +17,6 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from domain.audit import seat_line
 from domain.errors import DomainError
 from domain.game import FINISHED, Game
 
@@ -51,6 +50,14 @@ class ExportFormatError(DomainError):
     def __init__(self, line: int, reason: str) -> None:
         super().__init__(f"line {line}: {reason}", line=line)
         self.line = line
+
+
+def seat_line(seat: int, name: str | None, bot: str | None, player: str | None) -> dict[str, Any]:
+    """Return a seat as a header lists it: its account's id only where it has one, so older headers read the same."""
+    line: dict[str, Any] = {"seat": seat, "name": name, "bot": bot}
+    if player is not None:
+        line["player"] = player
+    return line
 
 
 def header(game: Game, *, redacted: bool, signature: Mapping[str, Any] | None = None) -> dict[str, Any]:
