@@ -110,9 +110,9 @@ STORED_KEYS = frozenset(
 
 
 # The forms the service records: a command id is 32 lowercase hex digits (a random UUID's, or the digest
-# a tournament step's id is derived from), and a time is RFC 3339 in UTC, to the millisecond.
+# a tournament step's id is derived from), and a time is RFC 3339 in UTC (the service writes milliseconds; any precision reads).
 COMMAND_ID = re.compile(r"[0-9a-f]{32}")
-_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z")
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z")
 
 
 def is_command_id(value: Any) -> bool:
