@@ -9,6 +9,10 @@ import {rulesPanel} from "./rules.js";
 
 const RECENT = 16;
 const WARN_S = 10;
+const RETRY_MS = 1000;
+// While a game is in play the table is read this often whatever the feed says (a feed can die quietly).
+// A test shortens it through sessionStorage.
+const RECHECK_MS = Number(sessionStorage.getItem("menagerie:recheck-ms")) || 15000;
 
 /** Draw a game's table and keep it live; return the function that stops the feed. */
 export async function table(main, id) {
@@ -39,8 +43,9 @@ export async function table(main, id) {
   const token = mine ? mine.token : null;
   let events = [];
   let loading = 0;
-  let latest = 0; // the newest event the feed brought
+  let latest = 0; // the newest version heard of: from the feed, an answer or a read
   let busy = false;
+  let reading = false; // a catch-up's read is on its way
   let choice = null;
   let choiceFor = null;
   let standIn = null;
@@ -50,17 +55,57 @@ export async function table(main, id) {
     alert.textContent = text;
   };
 
+  /** Read the view and show it, unless a later one came meanwhile; return whether it read. */
   async function refresh() {
     const ticket = ++loading;
     try {
       const fresh = await api("GET", `/games/${id}`, {token});
+      latest = Math.max(latest, fresh.version);
       if (ticket === loading && fresh.version >= view.version) {
+        const moved = fresh.version > view.version;
         view = fresh;
-        draw();
+        if (moved) draw(); // a safety read that finds nothing new leaves the table (and a reader's focus) alone
       }
+      return true;
     } catch (err) {
       say(explain(err));
+      return false;
     }
+  }
+
+  /**
+   * Bring the table to the newest version heard of. Every answer, feed message, reconnect and
+   * safety tick ends here. One read at a time; events that arrive while it is on its way only
+   * raise `latest`, so it reads again until the table has caught up: a move's own re-read can
+   * no longer leave the table behind events that came during it.
+   */
+  async function catchUp() {
+    if (busy || reading || stopped) return;
+    reading = true;
+    try {
+      while (!stopped && !busy && latest > view.version) {
+        const before = view.version;
+        if (!(await refresh()) || view.version === before) {
+          // Refused or no newer (a read overtaken by a move's answer): try again soon, never in a tight loop.
+          setTimeout(catchUp, RETRY_MS);
+          break;
+        }
+      }
+    } finally {
+      reading = false;
+    }
+  }
+
+  /** Read the view whatever the feed said (a dead feed says nothing), then catch up. */
+  async function recheck() {
+    if (busy || reading || stopped || view.status === "finished") return;
+    reading = true;
+    try {
+      await refresh();
+    } finally {
+      reading = false;
+    }
+    catchUp();
   }
 
   async function play(action) {
@@ -83,16 +128,17 @@ export async function table(main, id) {
       status.textContent = "";
       await refresh();
     }
-    // Only what the feed brought beyond the move (a bot's reply) while it was on its way needs a read.
-    if (latest > view.version) await refresh();
     busy = false;
     draw();
+    // What the feed brought beyond the move (a bot's reply, a round's end) while it was on its way.
+    catchUp();
     stop.poke();
   }
 
   /** Show a view that came with an answer, unless the table already shows a later one. */
   function adopt(fresh) {
     ++loading; // a read that left before it may not bring back an older view
+    latest = Math.max(latest, fresh.version);
     if (fresh.version >= view.version) view = fresh;
   }
 
@@ -153,7 +199,7 @@ export async function table(main, id) {
         ` · ${t(`status.${view.status}`)} · ${t("table.event", {n: view.version})}`,
         view.clock ? ` · ${t("table.clock", {n: view.clock.move_s})}` : ""),
       h("div", {class: "turn-line"},
-        h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, "data-status": view.status}, turn),
+        h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, "data-status": view.status, "data-version": String(view.version)}, turn),
         view.clock && view.status === "active" && view.to_act.length ? h("p", {id: "clock", class: "clock", role: "timer", "aria-label": t("table.time-left")}) : null),
       h("nav", {class: "links", "aria-label": t("table.nav")},
         h("a", {href: "#/"}, t("page.lobby")),
@@ -235,13 +281,20 @@ export async function table(main, id) {
     const theirs = fresh.filter((e) => typeof e.actor === "number" && e.actor !== view.you).map(ctx.describe).filter(Boolean);
     if (theirs.length) announce.textContent = theirs.join(". ");
     latest = Math.max(latest, fresh[fresh.length - 1].seq);
-    // While a move of ours is on its way its answer brings the view; what follows it is read after.
-    if (latest > view.version && !busy) refresh();
-    else draw();
-  }, {token});
+    // The log at once while an answer or a read is on its way; else the read catchUp starts draws it all.
+    if (busy || reading || latest <= view.version) draw();
+    catchUp();
+  }, {token, onConnect: catchUp});
+  const safety = setInterval(recheck, RECHECK_MS);
+  const wake = () => {
+    if (document.visibilityState === "visible") recheck();
+  };
+  document.addEventListener("visibilitychange", wake);
   const stop = () => {
     stopped = true;
     clearInterval(timer);
+    clearInterval(safety);
+    document.removeEventListener("visibilitychange", wake);
     feed();
   };
   stop.poke = feed.poke;
