@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -50,10 +51,11 @@ MAX_TURNS = 600
 
 
 class Table:
-    """One game seen from both sides: the page (seat 0, Ann) and the API (every seat, the spectator)."""
+    """One game of human seats seen from both sides: the page (seat 0, Ann) and the API (every seat, a spectator)."""
 
-    def __init__(self, driver: WebDriver, base_url: str, game: str, seed: str) -> None:
-        created = post(base_url, "/games", {"game": game, "seats": [{"name": n} for n in NAMES], "seed": seed})
+    def __init__(self, driver: WebDriver, base_url: str, game: str, seed: str, players: int = 3) -> None:
+        seats = [{"name": name} for name in NAMES[:players]]
+        created = post(base_url, "/games", {"game": game, "seats": seats, "seed": seed})
         self.driver, self.base_url, self.id = driver, base_url, created["id"]
         self.tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
 
@@ -102,11 +104,21 @@ class Table:
 
     def shown(self, driver: WebDriver) -> int:
         """Return the version the table shows."""
-        return int(driver.find_element(By.ID, "turn").get_attribute("data-version") or 0)
+        shown = driver.execute_script(
+            "const turn = document.getElementById('turn'); return turn && turn.dataset.version"
+        )
+        return int(shown or 0)
 
     def catches_up(self, version: int) -> None:
         """Wait until the table shows a version, without a reload."""
-        wait(self.driver).until(lambda d: self.shown(d) == version, f"the table stays behind the server's {version}")
+        try:
+            wait(self.driver).until(lambda d: self.shown(d) == version)
+        except TimeoutException:
+            raise AssertionError(f"the table stays at {self.shown(self.driver)}, the server at {version}") from None
+
+    def moves_past(self, version: int) -> None:
+        """Wait until the server's game is past a version."""
+        wait(self.driver).until(lambda _: self.view()["version"] > version)
 
     def heard(self, version: int) -> None:
         """Wait until the page's feed has brought an event (its log lists it)."""

@@ -6,6 +6,7 @@ import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
 import {t} from "./i18n.js";
 import {rulesPanel} from "./rules.js";
+import {preferences, prefs, turnSignal} from "./signal.js";
 
 const RECENT = 16;
 const WARN_S = 10;
@@ -50,6 +51,8 @@ export async function table(main, id) {
   let choiceFor = null;
   let standIn = null;
   let stopped = false;
+  let autoplayed = -1; // the version whose forced move was played for the seat (once, whatever the answer)
+  const signal = turnSignal();
 
   const say = (text) => {
     alert.textContent = text;
@@ -170,7 +173,8 @@ export async function table(main, id) {
     const board = module.board(view, ctx);
     mount(
       root,
-      header(ctx, yourTurn),
+      header(ctx),
+      turnLine(ctx, yourTurn),
       standIn && standIn.seat === you ? h("p", {class: "banner warn", id: "stand-in", role: "alert"}, t("table.stand-in", {seq: standIn.seq})) : null,
       move ? h("p", {class: "last-move-line", id: "last-move", "data-seq": String(move.seq), "data-actor": String(move.actor)}, h("strong", {}, t("table.last-move")), move.text) : null,
       invitePanel(view),
@@ -183,39 +187,57 @@ export async function table(main, id) {
     const again = focused && root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
     tick();
+    signal.show(yourTurn, module.title);
+    const only = forced();
+    if (yourTurn && only && !busy && prefs.get("autoplay") && autoplayed !== view.version) {
+      autoplayed = view.version;
+      queueMicrotask(() => play(only));
+    }
   }
 
-  function header(ctx, yourTurn) {
+  /** The one legal action, when the seat has exactly one: it needs no pick. */
+  function forced() {
+    return view.legal_actions.length === 1 ? view.legal_actions[0] : null;
+  }
+
+  function header(ctx) {
     const you = view.you;
-    let turn;
-    if (view.status === "finished") turn = t("table.over");
-    else if (view.status === "waiting") turn = t("table.waiting");
-    else if (yourTurn) turn = view.to_act.length > 1 ? t("table.your-move.others", {names: ctx.names(view.to_act.filter((s) => s !== you))}) : t("table.your-turn");
-    else turn = view.to_act.length ? t("table.waiting-for", {names: ctx.names(view.to_act)}) : t("table.working");
     return h("header", {class: "table-head"},
       h("h1", {}, module.title, " ", h("small", {class: "muted"}, id)),
       h("p", {class: "facts"},
         you === null ? h("span", {class: "tag", id: "spectator"}, t("table.spectating")) : h("span", {class: "tag you"}, t("table.you", {name: ctx.name(you)})),
         ` · ${t(`status.${view.status}`)} · ${t("table.event", {n: view.version})}`,
         view.clock ? ` · ${t("table.clock", {n: view.clock.move_s})}` : ""),
-      h("div", {class: "turn-line"},
-        h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, "data-status": view.status, "data-version": String(view.version)}, turn),
-        view.clock && view.status === "active" && view.to_act.length ? h("p", {id: "clock", class: "clock", role: "timer", "aria-label": t("table.time-left")}) : null),
+      you !== null && view.status !== "finished" ? preferences(draw) : null,
       h("nav", {class: "links", "aria-label": t("table.nav")},
         h("a", {href: "#/"}, t("page.lobby")),
         view.status === "finished" ? h("a", {href: `#/replay/${id}`, id: "replay-link"}, t("table.replay")) : null,
         h("a", {href: `/games/${id}/export`, download: `${id}.ndjson`}, t("table.export"))));
   }
 
+  /** Whose turn it is and the clock: pinned to the window's top, so it never scrolls away. */
+  function turnLine(ctx, yourTurn) {
+    const you = view.you;
+    let turn;
+    if (view.status === "finished") turn = t("table.over");
+    else if (view.status === "waiting") turn = t("table.waiting");
+    else if (yourTurn) turn = view.to_act.length > 1 ? t("table.your-move.others", {names: ctx.names(view.to_act.filter((s) => s !== you))}) : t("table.your-turn");
+    else turn = view.to_act.length ? t("table.waiting-for", {names: ctx.names(view.to_act)}) : t("table.working");
+    return h("div", {class: "turn-line", id: "turn-line"},
+      h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, "data-status": view.status, "data-version": String(view.version)}, turn),
+      view.clock && view.status === "active" && view.to_act.length ? h("p", {id: "clock", class: "clock", role: "timer", "aria-label": t("table.time-left")}) : null);
+  }
+
   function moveBar(picks, drawn, ctx) {
-    const action = picks.action();
+    const only = forced();
+    const action = picks.action() || only; // a forced move is one click: Confirm is ready without a pick
     const loose = picks.loose(drawn).map((key) => pickControl(key, null, module.looseLabel ? module.looseLabel(key, view, ctx) : key, "loose", picks, drawn, ctx));
     const confirm = h("button", {type: "button", id: "confirm", class: "move-control confirm", disabled: !action || busy, "aria-busy": busy ? "true" : null,
       onclick: () => action && play(action)}, action ? t("move.confirm.what", {what: module.label(action, view, ctx)}) : busy ? t("move.sending") : t("move.confirm"));
     const clear = h("button", {type: "button", id: "clear", class: "move-control secondary", disabled: !picks.selection.size || busy,
       onclick: () => { picks.clear(); draw(); }}, t("move.clear"));
     return h("section", {class: "panel move-bar", id: "actions", "aria-label": t("move.bar")},
-      h("p", {class: "hint", id: "move-hint"}, action ? t("move.check") : module.hint ? module.hint(view) : t("move.pick")),
+      h("p", {class: "hint", id: "move-hint"}, only ? t("move.only") : action ? t("move.check") : module.hint ? module.hint(view) : t("move.pick")),
       loose.length ? h("div", {class: "buttons loose"}, loose) : null,
       h("div", {class: "buttons"}, confirm, clear));
   }
@@ -294,6 +316,7 @@ export async function table(main, id) {
     stopped = true;
     clearInterval(timer);
     clearInterval(safety);
+    signal.clear();
     document.removeEventListener("visibilitychange", wake);
     feed();
   };
