@@ -158,3 +158,16 @@ return [...document.querySelectorAll('.card .name, .card .sub')].filter((el) => 
   return lines > pieces || el.scrollWidth > el.clientWidth + 1 || box.left < card.left || box.right > card.right;
 }).map((el) => el.textContent);
 """
+
+
+def skipped_headings(driver: WebDriver) -> list[int]:
+    """Return the levels of the headings in <main> that skip a level (an h3 straight after the h1)."""
+    found: list[int] = driver.execute_script(_SKIPPED_HEADINGS)
+    return found
+
+
+_SKIPPED_HEADINGS = """
+const levels = [...document.querySelectorAll('main h1, main h2, main h3, main h4, main h5, main h6')]
+  .map((h) => Number(h.tagName[1]));
+return levels.filter((level, i) => (i === 0 ? level !== 1 : level > levels[i - 1] + 1));
+"""

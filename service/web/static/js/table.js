@@ -1,7 +1,7 @@
 // The table: your seat's view (or a spectator's), moves made by picking then confirming, the log, the clock.
 import {api, explain, seats, subscribe} from "./api.js";
 import {Choice} from "./choose.js";
-import {contextFor, eventList, lastMove, resultPanel} from "./context.js";
+import {announcement, contextFor, eventList, lastMove, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
 import {t} from "./i18n.js";
@@ -133,6 +133,11 @@ export async function table(main, id) {
     }
     busy = false;
     draw();
+    // The pressed Confirm is gone: the turn line says what happens now, and Tab goes on from there into the table.
+    if (!document.activeElement || document.activeElement === document.body) {
+      const turn = root.querySelector("#turn");
+      if (turn) turn.focus({preventScroll: true});
+    }
     // What the feed brought beyond the move (a bot's reply, a round's end) while it was on its way.
     catchUp();
     stop.poke();
@@ -179,7 +184,7 @@ export async function table(main, id) {
       move ? h("p", {class: "last-move-line", id: "last-move", "data-seq": String(move.seq), "data-actor": String(move.actor)}, h("strong", {}, t("table.last-move")), move.text) : null,
       invitePanel(view),
       resultPanel(view, ctx, module),
-      h("section", {class: "panel board-panel", "aria-label": t("table.board")}, board),
+      h("section", {class: "panel board-panel", "aria-labelledby": "board-title"}, h("h2", {class: "sr-only", id: "board-title"}, t("table.board")), board),
       yourTurn ? moveBar(picks, drawn, ctx) : null,
       rulesPanel(view.game),
       eventList(events.slice(-RECENT), ctx, move),
@@ -224,7 +229,7 @@ export async function table(main, id) {
     else if (yourTurn) turn = view.to_act.length > 1 ? t("table.your-move.others", {names: ctx.names(view.to_act.filter((s) => s !== you))}) : t("table.your-turn");
     else turn = view.to_act.length ? t("table.waiting-for", {names: ctx.names(view.to_act)}) : t("table.working");
     return h("div", {class: "turn-line", id: "turn-line"},
-      h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, "data-status": view.status, "data-version": String(view.version)}, turn),
+      h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, tabindex: "-1", "data-key": "turn", "data-status": view.status, "data-version": String(view.version)}, turn),
       view.clock && view.status === "active" && view.to_act.length ? h("p", {id: "clock", class: "clock", role: "timer", "aria-label": t("table.time-left")}) : null);
   }
 
@@ -299,9 +304,8 @@ export async function table(main, id) {
   const feed = subscribe(id, start, (fresh) => {
     events = events.concat(fresh).slice(-RECENT * 4);
     for (const event of fresh) if (event.type === "TimedOut") standIn = {seat: event.data.seat, seq: event.seq};
-    const ctx = contextFor(view, module);
-    const theirs = fresh.filter((e) => typeof e.actor === "number" && e.actor !== view.you).map(ctx.describe).filter(Boolean);
-    if (theirs.length) announce.textContent = theirs.join(". ");
+    const theirs = announcement(fresh.filter((e) => typeof e.actor === "number" && e.actor !== view.you), contextFor(view, module));
+    if (theirs) announce.textContent = theirs;
     latest = Math.max(latest, fresh[fresh.length - 1].seq);
     // The log at once while an answer or a read is on its way; else the read catchUp starts draws it all.
     if (busy || reading || latest <= view.version) draw();
