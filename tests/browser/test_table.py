@@ -18,9 +18,11 @@ from tests.browser.support import (
     broken_card_lines,
     create_in_lobby,
     finished,
+    hidden_covered_names,
     play_to_end,
     screenshot,
     skipped_headings,
+    small_card_text,
 )
 
 MAX_CONTROLS = 24
@@ -66,6 +68,8 @@ class Reader:
         assert driver.execute_script("return window.innerWidth") == self.width
         assert broken_card_lines(driver) == [], "a word on a card broken or cut off"
         assert skipped_headings(driver) == [], "a heading level skipped"
+        assert small_card_text(driver) == [], "card text under 11 px"
+        assert hidden_covered_names(driver) == [], "a covered card's name hidden"
         assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), (
             "sideways scroll"
         )

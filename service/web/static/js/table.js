@@ -13,7 +13,13 @@ const WARN_S = 10;
 const RETRY_MS = 1000;
 // While a game is in play the table is read this often whatever the feed says (a feed can die quietly).
 // A test shortens it through sessionStorage.
-const RECHECK_MS = Number(sessionStorage.getItem("menagerie:recheck-ms")) || 15000;
+const RECHECK_MS = (() => {
+  try {
+    return Number(sessionStorage.getItem("menagerie:recheck-ms")) || 15000;
+  } catch {
+    return 15000;
+  }
+})();
 
 /** Draw a game's table and keep it live; return the function that stops the feed. */
 export async function table(main, id) {
