@@ -76,8 +76,11 @@ def test_your_turn_changes_the_tab_title_and_icon_and_chimes_only_once_asked(
     wait(driver).until(lambda d: d.title == "Animals on Board · Menagerie")
     assert icon(driver).endswith("/favicon.svg")
     heard = chimes(driver)
+    driver.execute_script("document.getElementById('pref-sound').focus()")
     until_yours(table)
     wait(driver).until(lambda d: d.title.startswith("● Your turn"))
+    # The table was redrawn for Bea's move; a keyboard player's focus stayed on the switch.
+    assert driver.execute_script("return document.activeElement.id") == "pref-sound"
     assert icon(driver).endswith("/favicon-turn.svg")
     wait(driver).until(lambda d: chimes(d) == heard + 1)
 

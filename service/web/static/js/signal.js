@@ -74,7 +74,8 @@ export function turnSignal() {
 /** The seat's switches: a chime on your turn, and forced moves (a single legal one) played for you. */
 export function preferences(onChange) {
   const box = (name, label) => {
-    const input = h("input", {type: "checkbox", id: `pref-${name}`, checked: prefs.get(name),
+    // Keyed like the picks, so a redraw by the live feed keeps a keyboard player's focus on it.
+    const input = h("input", {type: "checkbox", id: `pref-${name}`, "data-key": `pref-${name}`, checked: prefs.get(name),
       onchange: () => {
         prefs.set(name, input.checked);
         if (name === "sound" && input.checked) {
