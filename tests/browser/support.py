@@ -158,3 +158,52 @@ return [...document.querySelectorAll('.card .name, .card .sub')].filter((el) => 
   return lines > pieces || el.scrollWidth > el.clientWidth + 1 || box.left < card.left || box.right > card.right;
 }).map((el) => el.textContent);
 """
+
+
+def skipped_headings(driver: WebDriver) -> list[int]:
+    """Return the levels of the headings in <main> that skip a level (an h3 straight after the h1)."""
+    found: list[int] = driver.execute_script(_SKIPPED_HEADINGS)
+    return found
+
+
+_SKIPPED_HEADINGS = """
+const levels = [...document.querySelectorAll('main h1, main h2, main h3, main h4, main h5, main h6')]
+  .map((h) => Number(h.tagName[1]));
+return levels.filter((level, i) => (i === 0 ? level !== 1 : level > levels[i - 1] + 1));
+"""
+
+
+SMALLEST_CARD_TEXT_PX = 11
+
+
+def small_card_text(driver: WebDriver) -> list[str]:
+    """Return the texts on cards set smaller than 11 CSS px, each with its size."""
+    found: list[str] = driver.execute_script(_SMALL_CARD_TEXT, SMALLEST_CARD_TEXT_PX)
+    return found
+
+
+_SMALL_CARD_TEXT = """
+return [...document.querySelectorAll('.card, .card *')]
+  .filter((el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+  .map((el) => [el.textContent.trim(), parseFloat(getComputedStyle(el).fontSize)])
+  .filter(([, px]) => px < arguments[0])
+  .map(([text, px]) => `${text} (${px.toFixed(1)} px)`);
+"""
+
+
+def hidden_covered_names(driver: WebDriver) -> list[str]:
+    """Return the names of covered cards (a Zop Zoo stack's base) that another card hides."""
+    found: list[str] = driver.execute_script(_HIDDEN_COVERED_NAMES)
+    return found
+
+
+# A name is shown when the card laid over its card leaves the name's box clear.
+_HIDDEN_COVERED_NAMES = """
+return [...document.querySelectorAll('.zstack.covered > .card:first-child .name')]
+  .filter((el) => {
+    const name = el.getBoundingClientRect();
+    const cover = el.closest('.card').nextElementSibling.getBoundingClientRect();
+    return name.bottom > cover.top && name.top < cover.bottom && name.right > cover.left && name.left < cover.right;
+  })
+  .map((el) => el.textContent);
+"""

@@ -14,7 +14,15 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
-from tests.browser.support import broken_card_lines, create_in_lobby, finished, play_to_end, screenshot, wait
+from tests.browser.support import (
+    broken_card_lines,
+    create_in_lobby,
+    finished,
+    play_to_end,
+    screenshot,
+    small_card_text,
+    wait,
+)
 from tests.browser.test_table import Reader
 
 # Words only the English interface shows (lobby, table, log, results, rules): none may show in another language.
@@ -191,4 +199,5 @@ def test_a_german_game_to_the_end_and_switching_at_the_table_redraws_in_place(
         switch(phone, lang)
         wait(phone).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".card.small .sub"))
         assert broken_card_lines(phone) == [], lang
+        assert small_card_text(phone) == [], lang
         screenshot(phone, screens, f"bloede-kuh-{lang}-phone-cards")

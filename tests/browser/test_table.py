@@ -14,7 +14,16 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from tests.browser.support import broken_card_lines, create_in_lobby, finished, play_to_end, screenshot
+from tests.browser.support import (
+    broken_card_lines,
+    create_in_lobby,
+    finished,
+    hidden_covered_names,
+    play_to_end,
+    screenshot,
+    skipped_headings,
+    small_card_text,
+)
 
 MAX_CONTROLS = 24
 # Every event type of the four games and the shared ones: none may show as such in the page's words.
@@ -58,6 +67,9 @@ class Reader:
             assert driver.find_elements(By.CSS_SELECTOR, ".events li.last-move"), "the log marks the last move"
         assert driver.execute_script("return window.innerWidth") == self.width
         assert broken_card_lines(driver) == [], "a word on a card broken or cut off"
+        assert skipped_headings(driver) == [], "a heading level skipped"
+        assert small_card_text(driver) == [], "card text under 11 px"
+        assert hidden_covered_names(driver) == [], "a covered card's name hidden"
         assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), (
             "sideways scroll"
         )

@@ -15,6 +15,7 @@ def test_the_page_is_served_with_a_strict_content_security_policy(client) -> Non
     assert answer.status_code == 200
     assert HEADERS["Content-Security-Policy"] == answer.headers["Content-Security-Policy"]
     assert client.get("/static/web/favicon.svg").status_code == 200
+    assert client.get("/static/web/favicon-turn.svg").status_code == 200  # the tab's icon on your turn
 
 
 def test_no_inline_script_style_attribute_or_eval_in_the_page_files() -> None:

@@ -116,9 +116,10 @@ function tabStore(kind) {
  * the seat token goes in the Authorization header, never in a URL. `onEvents(events, version)` gets
  * each event as it is appended; the stream resumes after the last event seen when it is cut, and
  * ends after GameEnded. While the server refuses the stream, the log is read instead at each retry.
+ * `onConnect()` is called each time the stream opens (again): what was missed meanwhile may need a read.
  * Returns a function that stops following.
  */
-export function subscribe(gameId, after, onEvents, {token = null, retry = 2000} = {}) {
+export function subscribe(gameId, after, onEvents, {token = null, retry = 2000, onConnect = () => {}} = {}) {
   let cursor = after;
   let stopped = false;
   let controller = null;
@@ -145,6 +146,7 @@ export function subscribe(gameId, after, onEvents, {token = null, retry = 2000} 
         lastType = (await catchUp()) || lastType;
         throw new Error(`stream answered ${response.status}`);
       }
+      onConnect();
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
       let buffer = "";

@@ -33,12 +33,10 @@ export function slot(game, species) {
 export function face({game, species, name, number = null, sub = null, kind = "", small = false, label = null}) {
   const n = slot(game, species);
   const shown = number === null || number === undefined ? null : String(number);
-  const long = String(name).length > 8 ? "long" : "";
-  // The name's longest unbreakable piece sets its size (app.css): "Warzen­schwein" breaks at its soft hyphen.
-  const chars = longestWord(name);
-  // So does the second line's ("round 2"): it wraps between words, never inside one.
-  const style = {"--chars": chars, "--sub-chars": sub ? longestWord(sub) : 4};
-  return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""} ${long}`.trim(), style, role: "img",
+  // The name's longest unbreakable piece sets the card's width (app.css), never its letters' size:
+  // "Warzen­schwein" breaks at its soft hyphen. So does the second line's, shown in capitals ("ROUND 2").
+  const style = {"--chars": longestWord(name), "--sub-chars": sub ? longestWord(String(sub).toUpperCase()) : 4};
+  return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""}`.trim(), style, role: "img",
     "aria-label": (label || [name, shown, sub].filter(Boolean).join(", ")).replace(/\u00ad/g, "")},
     shown !== null ? h("span", {class: "num tl", "aria-hidden": "true"}, shown) : null,
     h("span", {class: "sym", "aria-hidden": "true"}, n ? SYMBOLS[n - 1] : "◇"),

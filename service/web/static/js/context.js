@@ -80,6 +80,20 @@ export function lastMove(events, view, module) {
   return null;
 }
 
+/**
+ * What a screen reader hears of other players' moves: one sentence each, its actor named first, and one
+ * full stop between sentences (the log's own sentences end with theirs).
+ */
+export function announcement(events, ctx) {
+  return events.map((event) => {
+    const text = (ctx.describe(event) || "").trim().replace(/[\s.]+$/, "");
+    if (!text) return null;
+    const who = ctx.actor(event);
+    const sentence = text.startsWith(who) ? text : `${who}: ${text}`;
+    return /[!?…]$/.test(sentence) ? sentence : `${sentence}.`;
+  }).filter(Boolean).join(" ");
+}
+
 /** The recent-events list, newest first; the last move's lines marked. */
 export function eventList(events, ctx, move = null) {
   const lines = [...events].reverse().map((e) => [e, ctx.describe(e)]).filter(([, text]) => text);

@@ -1,14 +1,25 @@
 // The table: your seat's view (or a spectator's), moves made by picking then confirming, the log, the clock.
 import {api, explain, receipts, seats, subscribe} from "./api.js";
 import {Choice} from "./choose.js";
-import {contextFor, eventList, lastMove, resultPanel} from "./context.js";
+import {announcement, contextFor, eventList, lastMove, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
 import {t} from "./i18n.js";
 import {rulesPanel} from "./rules.js";
+import {preferences, prefs, turnSignal} from "./signal.js";
 
 const RECENT = 16;
 const WARN_S = 10;
+const RETRY_MS = 1000;
+// While a game is in play the table is read this often whatever the feed says (a feed can die quietly).
+// A test shortens it through sessionStorage.
+const RECHECK_MS = (() => {
+  try {
+    return Number(sessionStorage.getItem("menagerie:recheck-ms")) || 15000;
+  } catch {
+    return 15000;
+  }
+})();
 
 /** Draw a game's table and keep it live; return the function that stops the feed. */
 export async function table(main, id) {
@@ -39,28 +50,71 @@ export async function table(main, id) {
   const token = mine ? mine.token : null;
   let events = [];
   let loading = 0;
-  let latest = 0; // the newest event the feed brought
+  let latest = 0; // the newest version heard of: from the feed, an answer or a read
   let busy = false;
+  let reading = false; // a catch-up's read is on its way
   let choice = null;
   let choiceFor = null;
   let standIn = null;
   let stopped = false;
+  let autoplayed = -1; // the version whose forced move was played for the seat (once, whatever the answer)
+  const signal = turnSignal();
 
   const say = (text) => {
     alert.textContent = text;
   };
 
+  /** Read the view and show it, unless a later one came meanwhile; return whether it read. */
   async function refresh() {
     const ticket = ++loading;
     try {
       const fresh = await api("GET", `/games/${id}`, {token});
+      latest = Math.max(latest, fresh.version);
       if (ticket === loading && fresh.version >= view.version) {
+        const moved = fresh.version > view.version;
         view = fresh;
-        draw();
+        if (moved) draw(); // a safety read that finds nothing new leaves the table (and a reader's focus) alone
       }
+      return true;
     } catch (err) {
       say(explain(err));
+      return false;
     }
+  }
+
+  /**
+   * Bring the table to the newest version heard of. Every answer, feed message, reconnect and
+   * safety tick ends here. One read at a time; events that arrive while it is on its way only
+   * raise `latest`, so it reads again until the table has caught up: a move's own re-read can
+   * no longer leave the table behind events that came during it.
+   */
+  async function catchUp() {
+    if (busy || reading || stopped) return;
+    reading = true;
+    try {
+      while (!stopped && !busy && latest > view.version) {
+        const before = view.version;
+        if (!(await refresh()) || view.version === before) {
+          // Refused or no newer (a read overtaken by a move's answer): try again soon, never in a tight loop.
+          setTimeout(catchUp, RETRY_MS);
+          break;
+        }
+      }
+    } finally {
+      reading = false;
+    }
+  }
+
+  /** Read the view whatever the feed said (a dead feed says nothing), then catch up. */
+  async function recheck() {
+    if (busy || reading || stopped || view.status === "finished") return;
+    reading = true;
+    try {
+      await refresh();
+    } finally {
+      reading = false;
+    }
+    catchUp();
   }
 
   async function play(action) {
@@ -84,16 +138,22 @@ export async function table(main, id) {
       status.textContent = "";
       await refresh();
     }
-    // Only what the feed brought beyond the move (a bot's reply) while it was on its way needs a read.
-    if (latest > view.version) await refresh();
     busy = false;
     draw();
+    // The pressed Confirm is gone: the turn line says what happens now, and Tab goes on from there into the table.
+    if (!document.activeElement || document.activeElement === document.body) {
+      const turn = root.querySelector("#turn");
+      if (turn) turn.focus({preventScroll: true});
+    }
+    // What the feed brought beyond the move (a bot's reply, a round's end) while it was on its way.
+    catchUp();
     stop.poke();
   }
 
   /** Show a view that came with an answer, unless the table already shows a later one. */
   function adopt(fresh) {
     ++loading; // a read that left before it may not bring back an older view
+    latest = Math.max(latest, fresh.version);
     if (fresh.version >= view.version) view = fresh;
   }
 
@@ -125,12 +185,13 @@ export async function table(main, id) {
     const board = module.board(view, ctx);
     mount(
       root,
-      header(ctx, yourTurn),
+      header(ctx),
+      turnLine(ctx, yourTurn),
       standIn && standIn.seat === you ? h("p", {class: "banner warn", id: "stand-in", role: "alert"}, t("table.stand-in", {seq: standIn.seq})) : null,
       move ? h("p", {class: "last-move-line", id: "last-move", "data-seq": String(move.seq), "data-actor": String(move.actor)}, h("strong", {}, t("table.last-move")), move.text) : null,
       invitePanel(view),
       resultPanel(view, ctx, module),
-      h("section", {class: "panel board-panel", "aria-label": t("table.board")}, board),
+      h("section", {class: "panel board-panel", "aria-labelledby": "board-title"}, h("h2", {class: "sr-only", id: "board-title"}, t("table.board")), board),
       yourTurn ? moveBar(picks, drawn, ctx) : null,
       rulesPanel(view.game),
       eventList(events.slice(-RECENT), ctx, move),
@@ -138,24 +199,28 @@ export async function table(main, id) {
     const again = focused && root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
     tick();
+    signal.show(yourTurn, module.title);
+    const only = forced();
+    if (yourTurn && only && !busy && prefs.get("autoplay") && autoplayed !== view.version) {
+      autoplayed = view.version;
+      queueMicrotask(() => play(only));
+    }
   }
 
-  function header(ctx, yourTurn) {
+  /** The one legal action, when the seat has exactly one: it needs no pick. */
+  function forced() {
+    return view.legal_actions.length === 1 ? view.legal_actions[0] : null;
+  }
+
+  function header(ctx) {
     const you = view.you;
-    let turn;
-    if (view.status === "finished") turn = t("table.over");
-    else if (view.status === "waiting") turn = t("table.waiting");
-    else if (yourTurn) turn = view.to_act.length > 1 ? t("table.your-move.others", {names: ctx.names(view.to_act.filter((s) => s !== you))}) : t("table.your-turn");
-    else turn = view.to_act.length ? t("table.waiting-for", {names: ctx.names(view.to_act)}) : t("table.working");
     return h("header", {class: "table-head"},
       h("h1", {}, module.title, " ", h("small", {class: "muted"}, id)),
       h("p", {class: "facts"},
         you === null ? h("span", {class: "tag", id: "spectator"}, t("table.spectating")) : h("span", {class: "tag you"}, t("table.you", {name: ctx.name(you)})),
         ` · ${t(`status.${view.status}`)} · ${t("table.event", {n: view.version})}`,
         view.clock ? ` · ${t("table.clock", {n: view.clock.move_s})}` : ""),
-      h("div", {class: "turn-line"},
-        h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, "data-status": view.status}, turn),
-        view.clock && view.status === "active" && view.to_act.length ? h("p", {id: "clock", class: "clock", role: "timer", "aria-label": t("table.time-left")}) : null),
+      you !== null && view.status !== "finished" ? preferences(draw) : null,
       h("nav", {class: "links", "aria-label": t("table.nav")},
         h("a", {href: "#/"}, t("page.lobby")),
         view.status === "finished" ? h("a", {href: `#/replay/${id}`, id: "replay-link"}, t("table.replay")) : null,
@@ -169,15 +234,29 @@ export async function table(main, id) {
     e.currentTarget.href = URL.createObjectURL(new Blob(lines, {type: "application/x-ndjson"}));
   }
 
+  /** Whose turn it is and the clock: pinned to the window's top, so it never scrolls away. */
+  function turnLine(ctx, yourTurn) {
+    const you = view.you;
+    let turn;
+    if (view.status === "finished") turn = t("table.over");
+    else if (view.status === "waiting") turn = t("table.waiting");
+    else if (yourTurn) turn = view.to_act.length > 1 ? t("table.your-move.others", {names: ctx.names(view.to_act.filter((s) => s !== you))}) : t("table.your-turn");
+    else turn = view.to_act.length ? t("table.waiting-for", {names: ctx.names(view.to_act)}) : t("table.working");
+    return h("div", {class: "turn-line", id: "turn-line"},
+      h("p", {id: "turn", class: `turn ${yourTurn ? "yours" : ""}`, tabindex: "-1", "data-key": "turn", "data-status": view.status, "data-version": String(view.version)}, turn),
+      view.clock && view.status === "active" && view.to_act.length ? h("p", {id: "clock", class: "clock", role: "timer", "aria-label": t("table.time-left")}) : null);
+  }
+
   function moveBar(picks, drawn, ctx) {
-    const action = picks.action();
+    const only = forced();
+    const action = picks.action() || only; // a forced move is one click: Confirm is ready without a pick
     const loose = picks.loose(drawn).map((key) => pickControl(key, null, module.looseLabel ? module.looseLabel(key, view, ctx) : key, "loose", picks, drawn, ctx));
     const confirm = h("button", {type: "button", id: "confirm", class: "move-control confirm", disabled: !action || busy, "aria-busy": busy ? "true" : null,
       onclick: () => action && play(action)}, action ? t("move.confirm.what", {what: module.label(action, view, ctx)}) : busy ? t("move.sending") : t("move.confirm"));
     const clear = h("button", {type: "button", id: "clear", class: "move-control secondary", disabled: !picks.selection.size || busy,
       onclick: () => { picks.clear(); draw(); }}, t("move.clear"));
     return h("section", {class: "panel move-bar", id: "actions", "aria-label": t("move.bar")},
-      h("p", {class: "hint", id: "move-hint"}, action ? t("move.check") : module.hint ? module.hint(view) : t("move.pick")),
+      h("p", {class: "hint", id: "move-hint"}, only ? t("move.only") : action ? t("move.check") : module.hint ? module.hint(view) : t("move.pick")),
       loose.length ? h("div", {class: "buttons loose"}, loose) : null,
       h("div", {class: "buttons"}, confirm, clear));
   }
@@ -241,17 +320,24 @@ export async function table(main, id) {
     // A seat keeps every event the feed sends it as a receipt: they reach GameEnded, past its last move.
     if (token) receipts.add(id, fresh);
     for (const event of fresh) if (event.type === "TimedOut") standIn = {seat: event.data.seat, seq: event.seq};
-    const ctx = contextFor(view, module);
-    const theirs = fresh.filter((e) => typeof e.actor === "number" && e.actor !== view.you).map(ctx.describe).filter(Boolean);
-    if (theirs.length) announce.textContent = theirs.join(". ");
+    const theirs = announcement(fresh.filter((e) => typeof e.actor === "number" && e.actor !== view.you), contextFor(view, module));
+    if (theirs) announce.textContent = theirs;
     latest = Math.max(latest, fresh[fresh.length - 1].seq);
-    // While a move of ours is on its way its answer brings the view; what follows it is read after.
-    if (latest > view.version && !busy) refresh();
-    else draw();
-  }, {token});
+    // The log at once while an answer or a read is on its way; else the read catchUp starts draws it all.
+    if (busy || reading || latest <= view.version) draw();
+    catchUp();
+  }, {token, onConnect: catchUp});
+  const safety = setInterval(recheck, RECHECK_MS);
+  const wake = () => {
+    if (document.visibilityState === "visible") recheck();
+  };
+  document.addEventListener("visibilitychange", wake);
   const stop = () => {
     stopped = true;
     clearInterval(timer);
+    clearInterval(safety);
+    signal.clear();
+    document.removeEventListener("visibilitychange", wake);
     feed();
   };
   stop.poke = feed.poke;

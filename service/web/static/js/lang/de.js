@@ -55,6 +55,9 @@ export default {
   "table.waiting": "Warten auf Mitspieler.",
   "table.your-move.others": "Dein Zug (andere wählen auch: {names})",
   "table.your-turn": "Du bist dran.",
+  "table.title.yours": "● Du bist dran · {game}",
+  "table.pref.sound": "Ton, wenn ich dran bin",
+  "table.pref.autoplay": "Erzwungene Züge für mich spielen",
   "table.waiting-for": "Warten auf {names}.",
   "table.working": "Das Spiel rechnet…",
   "table.spectating": "Zuschauer",
@@ -76,6 +79,7 @@ export default {
   "move.bar": "Dein Zug",
   "move.check": "Prüfe den Zug, dann bestätige.",
   "move.pick": "Wähle auf dem Tisch, dann bestätige.",
+  "move.only": "Nur ein Zug ist möglich: bestätige ihn.",
   "move.picked": "{name} ({n} gewählt)",
 
   "invite.title": "Einladen",

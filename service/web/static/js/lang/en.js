@@ -61,6 +61,9 @@ export default {
   "table.waiting": "Waiting for players to join.",
   "table.your-move.others": "Your move (others choosing too: {names})",
   "table.your-turn": "Your turn.",
+  "table.title.yours": "● Your turn · {game}",
+  "table.pref.sound": "Chime on my turn",
+  "table.pref.autoplay": "Play forced moves for me",
   "table.waiting-for": "Waiting for {names}.",
   "table.working": "The game is working…",
   "table.spectating": "Spectating",
@@ -83,6 +86,7 @@ export default {
   "move.bar": "Your move",
   "move.check": "Check the move, then confirm.",
   "move.pick": "Pick on the table, then confirm.",
+  "move.only": "Only one move is possible: confirm it.",
   "move.picked": "{name} ({n} picked)",
 
   // Inviting

@@ -55,6 +55,9 @@ export default {
   "table.waiting": "En attente des joueurs.",
   "table.your-move.others": "À vous (d'autres choisissent aussi : {names})",
   "table.your-turn": "À vous de jouer.",
+  "table.title.yours": "● À vous · {game}",
+  "table.pref.sound": "Carillon à mon tour",
+  "table.pref.autoplay": "Jouer pour moi les coups forcés",
   "table.waiting-for": "On attend {names}.",
   "table.working": "Le jeu avance…",
   "table.spectating": "Spectateur",
@@ -76,6 +79,7 @@ export default {
   "move.bar": "Votre coup",
   "move.check": "Vérifiez le coup, puis validez.",
   "move.pick": "Choisissez sur la table, puis validez.",
+  "move.only": "Un seul coup est possible : validez-le.",
   "move.picked": "{name} ({n} choisies)",
 
   "invite.title": "Inviter",
