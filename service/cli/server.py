@@ -13,7 +13,7 @@ itself with an empty 400, 414 or 431 (gunicorn: an HTML page); see docs/operator
 On one Redis, granian serves the app through its async interface (RSGI,
 service/http/front.py): the Flask app answers every request on a pool of
 threads as before, and live streams are served from a fan-out on the event
-loop, one blocking read a game a process, without a thread each, so a
+loop, one blocking read over every watched game a process, without a thread each, so a
 process holds thousands of watchers (`bench/bench_spectators.py`). On a
 Redis Cluster, or with MENAGERIE_INTERFACE=wsgi, it serves the WSGI app
 directly, a stream holding a thread.

@@ -1,10 +1,18 @@
-"""Live streams without a thread each: one reader a game a process, handing each batch to every watcher.
+"""Live streams without a thread each: one blocking read a process, over every watched game, handed to each watcher.
 
-A `Feeds` lives on a server process's event loop. The first watcher of a
-game starts that game's reader, one task blocked on one `XREAD BLOCK` of
-the game's stream; every batch it reads goes, as it is, into each watcher's
-inbox; the last watcher to leave stops it. A watcher is a coroutine, not a
-thread: 5,000 of them cost their inboxes and sockets.
+A `Feeds` lives on a server process's event loop. It reads every game its
+watchers follow with one `XREAD BLOCK` over all their streams, on one
+connection (a second one wakes it, below): 10,000 streams on 10,000 games
+cost a process two Redis connections, not 10,000. Every batch a game's
+stream yields goes, as it is, into each of that game's watchers' inboxes.
+A watcher is a coroutine, not a thread: 5,000 of them cost their inboxes
+and sockets.
+
+A game's first watcher adds its stream to the read: if the read is blocked
+at that moment, `CLIENT UNBLOCK` (from the second connection) ends it at
+once, as a timeout would, and the next read includes the new stream. A
+game's last watcher to leave drops it from the next read; the last of all
+ends the reading.
 
 Nothing is lost or sent twice between a watcher's joining and the reader's
 next batch: a watcher joins first and reads what it missed (`XRANGE` after its
@@ -13,8 +21,15 @@ read, and whatever after it is in the inbox; its `Subscription` drops what it
 has already sent. A batch that leaves a gap (which the order above rules out)
 is read again from the store rather than sent.
 
-If the store stops answering, the reader ends: each of its watchers is told,
-ends its stream cleanly, and its client resumes with `Last-Event-ID`.
+A game quiet for `heartbeat_s` gets a heartbeat mark (its key checked first:
+a quiet game may be one whose key went, packed or archived). If the store
+stops answering (twice: the first failure may be a restart, answered on a new
+connection), the reading ends: each watcher is told, ends its stream cleanly,
+and its client resumes with `Last-Event-ID`.
+
+One Redis only: a Redis Cluster refuses one read over keys of several slots
+(CROSSSLOT), and `menagerie serve` streams there with a thread a stream
+(service/cli/server.py).
 """
 
 from __future__ import annotations
@@ -41,6 +56,8 @@ HEARTBEAT_S = 15.0
 BATCH = 1000
 # Encoded messages kept per game: a few batches' worth for each audience (spectators, each seat).
 RENDERED_PER_GAME = 256
+# How often, and how long apart, a new game's watcher tries to wake a read not yet blocked in Redis.
+WAKE_TRIES, WAKE_RETRY_S = 200, 0.005
 
 
 class _StoreLost:
@@ -63,31 +80,53 @@ ReadAfter = Callable[[str, int], Awaitable[list[RecordedEvent]]]
 
 @dataclass
 class Feed:
-    """One game's reader and its watchers in this process."""
+    """One watched game in this process: where the read is in its stream, and its watchers."""
 
     stream_id: str
+    key: bytes
     cursor: int
+    # When its watchers were last handed something (a batch or a heartbeat), on the loop's clock.
+    handed_at: float
     inboxes: set[Inbox] = field(default_factory=set)
     rendered: Rendered = field(default_factory=lambda: Rendered(RENDERED_PER_GAME))
-    reader: asyncio.Task[None] | None = None
+
+    def hand(self, item: list[RecordedEvent] | _StoreLost | _Quiet | _Gone, now: float) -> None:
+        """Put `item` in every watcher's inbox."""
+        self.handed_at = now
+        for inbox in self.inboxes:
+            inbox.put_nowait(item)
 
 
 class Feeds:
     """The live streams of one server process: a reader a watched game, shared by its watchers."""
 
     def __init__(self, redis: Redis, prefix: str, read_after: ReadAfter, heartbeat_s: float = HEARTBEAT_S) -> None:
-        # `redis` blocks: a connection each watched game's reader holds. A watcher's catch-up
-        # goes through `read_after`, the store's own read (stream or pack), off the event loop.
+        # `redis`: its pool lends the one connection the read blocks on, for as long as any game is
+        # watched, and another for the commands beside it (waking the read, a quiet game's key).
+        # A watcher's catch-up goes through `read_after`, the store's own read (stream or pack), off the loop.
         self.redis = redis
         self.read_after = read_after
         self.prefix = prefix
         self.heartbeat_s = heartbeat_s
         self._feeds: dict[str, Feed] = {}
+        self._by_key: dict[bytes, Feed] = {}
+        self._reader: asyncio.Task[None] | None = None
+        # The blocking connection's id (for CLIENT UNBLOCK) and whether a read is blocked on it now.
+        self._blocker_id: int | None = None
+        self._blocked = False
+        # Streams added since the read under way began: it must be woken to include them.
+        self._unread: set[bytes] = set()
+        self._waker: asyncio.Task[None] | None = None
 
     @property
     def readers(self) -> int:
-        """How many games are being read now (one blocking read each, however many watch them)."""
-        return sum(1 for feed in self._feeds.values() if feed.reader is not None and not feed.reader.done())
+        """How many games are being read now (however many watch them)."""
+        return len(self._feeds)
+
+    @property
+    def connections(self) -> int:
+        """How many connections this process's reading blocks on now: one while any game is watched, else none."""
+        return int(self._reader is not None and not self._reader.done())
 
     def watchers(self, stream_id: str) -> int:
         """How many watchers of `stream_id` this process serves now."""
@@ -147,9 +186,16 @@ class Feeds:
 
     def _join(self, subscription: Subscription) -> tuple[Feed, Inbox]:
         feed = self._feeds.get(subscription.stream_id)
+        loop = asyncio.get_running_loop()
         if feed is None:
-            feed = self._feeds[subscription.stream_id] = Feed(subscription.stream_id, subscription.cursor)
-            feed.reader = asyncio.get_running_loop().create_task(self._read(feed))
+            key = aggregate_key(self.prefix, subscription.stream_id, "events").encode()
+            feed = Feed(subscription.stream_id, key, subscription.cursor, loop.time())
+            self._feeds[feed.stream_id] = self._by_key[key] = feed
+            self._unread.add(key)
+            if self._reader is None or self._reader.done():
+                self._reader = loop.create_task(self._read())
+            elif self._blocked and (self._waker is None or self._waker.done()):
+                self._waker = loop.create_task(self._wake())
         inbox: Inbox = asyncio.Queue()
         feed.inboxes.add(inbox)
         return feed, inbox
@@ -157,50 +203,112 @@ class Feeds:
     def _leave(self, feed: Feed, inbox: Inbox) -> None:
         feed.inboxes.discard(inbox)
         if not feed.inboxes and self._feeds.get(feed.stream_id) is feed:
-            del self._feeds[feed.stream_id]
-            if feed.reader is not None:
-                feed.reader.cancel()
+            self._drop(feed)  # the next read leaves its stream out; the reading ends with the last game
 
-    async def _read(self, feed: Feed) -> None:
-        """Read the game's stream as it grows, handing every batch to every watcher, until none is left."""
-        key = self._key(feed.stream_id)
-        block_ms = int(self.heartbeat_s * 1000)
+    def _drop(self, feed: Feed) -> None:
+        del self._feeds[feed.stream_id]
+        if self._by_key.get(feed.key) is feed:
+            del self._by_key[feed.key]
+
+    async def _read(self) -> None:
+        """Read every watched game's stream as it grows, handing each batch to its watchers, while any is watched."""
+        loop = asyncio.get_running_loop()
+        # A quarter of the heartbeat: a quiet game's heartbeat comes after 1 to 1.25 of it.
+        block_ms = max(1, int(self.heartbeat_s * 250))
+        blocker = self.redis.client()  # one connection, held while the reading lasts
+        failed = False
         try:
-            while True:
-                reply = await self.redis.xread({key: f"{feed.cursor}-0"}, count=BATCH, block=block_ms)
-                entries = [entry for _key, found in cast(list[Any], reply or []) for entry in found]
-                batch = _events(entries)
-                if batch:
-                    feed.cursor = batch[-1].seq
-                elif not await self.redis.exists(key):  # a quiet stream may be one whose key went
-                    raise StreamGone(key)
-                handed: list[RecordedEvent] | _Quiet = batch if batch else QUIET
-                for inbox in feed.inboxes:
-                    inbox.put_nowait(handed)
+            while self._feeds:
+                try:
+                    reply = await self._read_once(blocker, block_ms)
+                except STORE_UNAVAILABLE:
+                    if failed:
+                        raise
+                    failed, self._blocker_id = True, None  # a restart, perhaps: once more on a new connection
+                    continue
+                except ResponseError as error:
+                    # Redis ends a read with `UNBLOCKED` when one of its keys is deleted: a game packed or archived.
+                    if not str(error).startswith("UNBLOCKED"):
+                        raise
+                    await self._hand_gone(list(self._feeds.values()), loop.time())
+                    continue
+                failed = False
+                now = loop.time()
+                for key, entries in _replies(reply):
+                    feed = self._by_key.get(key)
+                    batch = _events(entries)
+                    if feed is not None and batch and batch[-1].seq > feed.cursor:
+                        feed.cursor = batch[-1].seq
+                        feed.hand(batch, now)
+                quiet = [feed for feed in self._feeds.values() if now - feed.handed_at >= self.heartbeat_s]
+                if quiet:
+                    await self._hand_gone(quiet, now, otherwise=QUIET)
         except STORE_UNAVAILABLE as error:
-            log.warning("live streams of %s ended: the store is unavailable (%s)", feed.stream_id, error)
-        except (StreamGone, ResponseError) as error:
-            # Redis unblocks a read whose key was deleted with an error (`UNBLOCKED`): the game was packed
-            # or archived. Its watchers read what is left where it went.
-            if isinstance(error, ResponseError) and not str(error).startswith("UNBLOCKED"):
-                raise
-            for inbox in feed.inboxes:
-                inbox.put_nowait(GONE)
+            log.warning("live streams of %d games ended: the store is unavailable (%s)", len(self._feeds), error)
         finally:
-            # Whatever stops the reader, the watchers it leaves end their streams (and resume), and the
-            # next watcher starts a new reader. (Stopped by its last watcher leaving, it leaves none.)
-            if self._feeds.get(feed.stream_id) is feed:
-                del self._feeds[feed.stream_id]
-            for inbox in feed.inboxes:
-                inbox.put_nowait(STORE_LOST_MARK)
+            # Whatever stops the reading, the watchers it leaves end their streams (and resume),
+            # and the next watcher starts it again. (Ended by the last watcher leaving, it leaves none.)
+            self._blocker_id, self._blocked = None, False
+            if self._reader is asyncio.current_task():
+                self._reader = None  # a watcher joining from here on starts the reading again
+            for feed in list(self._feeds.values()):
+                self._drop(feed)
+                feed.hand(STORE_LOST_MARK, loop.time())
+            await _close(blocker)
 
-    def _key(self, stream_id: str) -> str:
-        return aggregate_key(self.prefix, stream_id, "events")
+    async def _read_once(self, blocker: Redis, block_ms: int) -> Any:
+        """Block until any watched stream grows past its cursor, or `block_ms` passes, or a new game wakes it."""
+        if self._blocker_id is None:
+            self._blocker_id = int(await blocker.client_id())
+        streams = {feed.key: f"{feed.cursor}-0" for feed in self._feeds.values()}
+        self._unread.clear()
+        self._blocked = True
+        try:
+            return await blocker.xread(streams, count=BATCH, block=block_ms)  # type: ignore[arg-type]
+        finally:
+            self._blocked = False
+
+    async def _wake(self) -> None:
+        """End the blocked read so that the next one includes the streams added since it began."""
+        # The read may be on its way to Redis still: then the unblock finds nothing, and is tried again.
+        for _ in range(WAKE_TRIES):
+            if not (self._blocked and self._unread) or self._blocker_id is None:
+                return
+            try:
+                if await self.redis.client_unblock(self._blocker_id):
+                    return
+            except STORE_UNAVAILABLE:
+                return  # the reading meets the outage itself
+            await asyncio.sleep(WAKE_RETRY_S)
+
+    async def _hand_gone(self, feeds: list[Feed], now: float, otherwise: _Quiet | None = None) -> None:
+        """Hand GONE to the watchers of each of `feeds` whose key went (and drop it); `otherwise` to the rest."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for feed in feeds:
+                pipe.exists(feed.key)
+            found = await pipe.execute()
+        for feed, exists in zip(feeds, found, strict=True):
+            if not exists:
+                # Its watchers read what is left where it went.
+                if self._feeds.get(feed.stream_id) is feed:
+                    self._drop(feed)
+                feed.hand(GONE, now)
+            elif otherwise is not None:
+                feed.hand(otherwise, now)
 
 
-class StreamGone(Exception):
-    """The stream's key is gone."""
+def _replies(reply: Any) -> list[tuple[bytes, list[Any]]]:
+    """Return an XREAD reply's streams, each with its entries."""
+    return [(key, entries) for key, entries in cast(list[Any], reply or [])]
 
 
 def _events(entries: list[Any]) -> list[RecordedEvent]:
     return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries]
+
+
+async def _close(client: Redis) -> None:
+    """Give the blocking connection back (closed: a cancelled read leaves it mid-reply)."""
+    try:
+        await client.aclose()
+    except STORE_UNAVAILABLE:
+        pass

@@ -6,7 +6,8 @@ auth, rate limits, errors, headers) stays in one place. A stream request
 comes back from the app with its `Subscription` instead of a body (the app
 sees `FANOUT` in its environ), and the front streams it from this process's
 `Feeds`: a watcher costs a coroutine and a socket, not a thread, and a game
-costs one blocking read however many watch it.
+costs its stream's place in the process's one blocking read, however
+many watch it.
 
 RSGI rather than ASGI: it is granian's own interface, the one it runs with
 the least Python between the socket and the app (no ASGI message dicts), and
@@ -26,7 +27,6 @@ from typing import Any
 from flask import Flask
 from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
 from redis.asyncio import Redis
-from redis.exceptions import ConnectionError
 
 from domain.events import RecordedEvent
 from service.adapters.connections import timeouts
@@ -53,9 +53,8 @@ _PROTOCOLS = {"1.1": "HTTP/1.1", "1": "HTTP/1", "2": "HTTP/2"}
 _ADDRESSES: dict[str, tuple[str, str]] = {}
 _ADDRESSES_KEPT = 4096
 log = logging.getLogger(__name__)
-# A process reads this many games at once at most (a connection each; Redis's own default cap on
-# clients is 10,000): past that a new game's streams end at once, as in an outage, and are retried.
-MAX_WATCHED_GAMES = 10_000
+# The fan-out's connections a process: the one its read blocks on, one to wake it, one spare.
+FANOUT_CONNECTIONS = 3
 # Headers of the app's answer the front sets itself on a stream.
 _STREAM_DROPS = {"content-length"}
 
@@ -71,14 +70,13 @@ class Front:
         self.feeds: Feeds | None = None
 
     def __rsgi_init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Build this process's fan-out on its event loop, with Redis clients of its own."""
-        # A reader holds its connection for as long as its game is watched: as many as there are
-        # watched games. A watcher's catch-up is the store's own read, on the app's threads.
-        # A pooled connection left idle through a Redis restart fails once: one retry, on a new
-        # connection, tells a restart from an outage (which then ends the streams).
-        retry: dict[str, Any] = {"retry_on_error": [ConnectionError]}
+        """Build this process's fan-out on its event loop, with a Redis client of its own."""
+        # One connection blocks on a read over every watched game's stream, however many there
+        # are; another wakes it when a game is added. A watcher's catch-up is the store's own
+        # read, on the app's threads. The fan-out itself tells a restart from an outage (it
+        # retries once on a new connection), so the client does not retry.
         blocking = timeouts(blocks_for_s=HEARTBEAT_S)
-        readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking, **retry)
+        readers = Redis.from_url(self.redis_url, max_connections=FANOUT_CONNECTIONS, **blocking)
         store = self.app.extensions["menagerie"].store
         self.threads.start(loop)
 

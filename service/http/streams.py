@@ -14,7 +14,7 @@ authorises and fixes the redaction either way):
 
 - under `menagerie serve` with granian on one Redis, the async front
   (service/http/front.py) serves it from its fan-out (service/http/fanout.py):
-  no thread a stream, one blocking read a game a process;
+  no thread a stream, one blocking read over every watched game a process;
 - elsewhere (the embedded server, gunicorn, a test client) a stream holds a
   server thread and blocks on its own `XREAD BLOCK`. A process then holds at
   most `MAX_STREAMS` of them (`MENAGERIE_MAX_STREAMS`; half of gunicorn's
