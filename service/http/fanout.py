@@ -42,6 +42,7 @@ from typing import Any, cast
 
 import orjson
 from redis.asyncio import Redis
+from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import ResponseError
 
 from domain.events import RecordedEvent
@@ -89,6 +90,18 @@ class Feed:
     handed_at: float
     inboxes: set[Inbox] = field(default_factory=set)
     rendered: Rendered = field(default_factory=lambda: Rendered(RENDERED_PER_GAME))
+    # Its key and its cursor as arguments of the read, encoded once each (a read names every game).
+    key_argument: bytes = b""
+    cursor_argument: bytes = b""
+
+    def __post_init__(self) -> None:
+        self.key_argument = _argument(self.key)
+        self.move_to(self.cursor)
+
+    def move_to(self, cursor: int) -> None:
+        """Set where the next read of its stream starts."""
+        self.cursor = cursor
+        self.cursor_argument = _argument(b"%d-0" % cursor)
 
     def hand(self, item: list[RecordedEvent] | _StoreLost | _Quiet | _Gone, now: float) -> None:
         """Put `item` in every watcher's inbox."""
@@ -111,8 +124,8 @@ class Feeds:
         self._feeds: dict[str, Feed] = {}
         self._by_key: dict[bytes, Feed] = {}
         self._reader: asyncio.Task[None] | None = None
-        # The blocking connection's id (for CLIENT UNBLOCK) and whether a read is blocked on it now.
-        self._blocker_id: int | None = None
+        # The connection the reading blocks on (its id is for CLIENT UNBLOCK) and whether a read is blocked now.
+        self._blocker: _Blocker | None = None
         self._blocked = False
         # Streams added since the read under way began: it must be woken to include them.
         self._unread: set[bytes] = set()
@@ -194,6 +207,7 @@ class Feeds:
             self._unread.add(key)
             if self._reader is None or self._reader.done():
                 self._reader = loop.create_task(self._read())
+                self._reader.add_done_callback(_log_failure)
             elif self._blocked and (self._waker is None or self._waker.done()):
                 self._waker = loop.create_task(self._wake())
         inbox: Inbox = asyncio.Queue()
@@ -209,22 +223,25 @@ class Feeds:
         del self._feeds[feed.stream_id]
         if self._by_key.get(feed.key) is feed:
             del self._by_key[feed.key]
+        self._unread.add(feed.key)  # the next read names the games left (no need to wake this one)
 
     async def _read(self) -> None:
         """Read every watched game's stream as it grows, handing each batch to its watchers, while any is watched."""
         loop = asyncio.get_running_loop()
         # A quarter of the heartbeat: a quiet game's heartbeat comes after 1 to 1.25 of it.
-        block_ms = max(1, int(self.heartbeat_s * 250))
-        blocker = self.redis.client()  # one connection, held while the reading lasts
-        failed = False
+        tick_s = self.heartbeat_s / 4
+        read = _Read(max(1, int(tick_s * 1000)))
+        blocker = _Blocker(self.redis)  # one connection, held while the reading lasts
+        failed, checked_at = False, loop.time()
         try:
             while self._feeds:
                 try:
-                    reply = await self._read_once(blocker, block_ms)
+                    reply = await self._read_once(blocker, read)
                 except STORE_UNAVAILABLE:
                     if failed:
                         raise
-                    failed, self._blocker_id = True, None  # a restart, perhaps: once more on a new connection
+                    failed = True  # a restart, perhaps: once more, on a new connection
+                    await blocker.reset()
                     continue
                 except ResponseError as error:
                     # Redis ends a read with `UNBLOCKED` when one of its keys is deleted: a game packed or archived.
@@ -238,33 +255,36 @@ class Feeds:
                     feed = self._by_key.get(key)
                     batch = _events(entries)
                     if feed is not None and batch and batch[-1].seq > feed.cursor:
-                        feed.cursor = batch[-1].seq
+                        feed.move_to(batch[-1].seq)
                         feed.hand(batch, now)
-                quiet = [feed for feed in self._feeds.values() if now - feed.handed_at >= self.heartbeat_s]
-                if quiet:
-                    await self._hand_gone(quiet, now, otherwise=QUIET)
+                if now - checked_at >= tick_s:  # not every read: a read may come a few milliseconds apart
+                    checked_at = now
+                    quiet = [feed for feed in self._feeds.values() if now - feed.handed_at >= self.heartbeat_s]
+                    if quiet:
+                        await self._hand_gone(quiet, now, otherwise=QUIET)
         except STORE_UNAVAILABLE as error:
             log.warning("live streams of %d games ended: the store is unavailable (%s)", len(self._feeds), error)
         finally:
             # Whatever stops the reading, the watchers it leaves end their streams (and resume),
             # and the next watcher starts it again. (Ended by the last watcher leaving, it leaves none.)
-            self._blocker_id, self._blocked = None, False
+            self._blocker, self._blocked = None, False
             if self._reader is asyncio.current_task():
                 self._reader = None  # a watcher joining from here on starts the reading again
             for feed in list(self._feeds.values()):
                 self._drop(feed)
                 feed.hand(STORE_LOST_MARK, loop.time())
-            await _close(blocker)
+            await blocker.close()
 
-    async def _read_once(self, blocker: Redis, block_ms: int) -> Any:
-        """Block until any watched stream grows past its cursor, or `block_ms` passes, or a new game wakes it."""
-        if self._blocker_id is None:
-            self._blocker_id = int(await blocker.client_id())
-        streams = {feed.key: f"{feed.cursor}-0" for feed in self._feeds.values()}
-        self._unread.clear()
+    async def _read_once(self, blocker: _Blocker, read: _Read) -> Any:
+        """Block until any watched stream grows past its cursor, or the tick passes, or a new game wakes it."""
+        await blocker.open()
+        self._blocker = blocker
+        if self._unread:
+            read.name(list(self._feeds.values()))
+            self._unread.clear()
         self._blocked = True
         try:
-            return await blocker.xread(streams, count=BATCH, block=block_ms)  # type: ignore[arg-type]
+            return await blocker.read(read.command())
         finally:
             self._blocked = False
 
@@ -272,10 +292,11 @@ class Feeds:
         """End the blocked read so that the next one includes the streams added since it began."""
         # The read may be on its way to Redis still: then the unblock finds nothing, and is tried again.
         for _ in range(WAKE_TRIES):
-            if not (self._blocked and self._unread) or self._blocker_id is None:
+            blocker = self._blocker
+            if not (self._blocked and self._unread) or blocker is None or blocker.id is None:
                 return
             try:
-                if await self.redis.client_unblock(self._blocker_id):
+                if await self.redis.client_unblock(blocker.id):
                     return
             except STORE_UNAVAILABLE:
                 return  # the reading meets the outage itself
@@ -297,18 +318,85 @@ class Feeds:
                 feed.hand(otherwise, now)
 
 
+class _Read:
+    """The read of every watched game, encoded as Redis takes it (RESP), its games' part rebuilt only when they change.
+
+    redis-py would encode every argument of every read again: over 500 games, about 1.2 ms a read
+    on the event loop, and a read follows nearly every event. Here a game's key is encoded once,
+    and its cursor when it moves.
+    """
+
+    def __init__(self, block_ms: int) -> None:
+        self._head = b"XREAD", b"COUNT", b"%d" % BATCH, b"BLOCK", b"%d" % block_ms, b"STREAMS"
+        self._feeds: list[Feed] = []
+        self._keys = b""
+
+    def name(self, feeds: list[Feed]) -> None:
+        """Read `feeds` from now on."""
+        self._feeds = feeds
+        self._keys = b"".join([feed.key_argument for feed in feeds])
+
+    def command(self) -> bytes:
+        """Return the read, each game from its cursor now."""
+        head = b"*%d\r\n" % (len(self._head) + 2 * len(self._feeds))
+        cursors = b"".join([feed.cursor_argument for feed in self._feeds])
+        return b"".join([head, *map(_argument, self._head), self._keys, cursors])
+
+
+class _Blocker:
+    """The one connection the reading blocks on, taken from the pool for as long as the reading lasts."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.pool = redis.connection_pool
+        self.connection: AbstractConnection | None = None
+        self.id: int | None = None
+
+    async def open(self) -> None:
+        """Take the connection (again, after a failure) and learn its id."""
+        if self.connection is None:
+            self.connection = await self.pool.get_connection()
+        if self.id is None:
+            await self.connection.send_command("CLIENT", "ID")
+            self.id = int(await self.connection.read_response())
+
+    async def read(self, command: bytes) -> Any:
+        """Send one encoded command and return its answer."""
+        assert self.connection is not None
+        await self.connection.send_packed_command(command, check_health=False)
+        return await self.connection.read_response()
+
+    async def reset(self) -> None:
+        """Drop the connection: the next `open` makes a new one."""
+        self.id = None
+        if self.connection is not None:
+            await self.connection.disconnect()
+
+    async def close(self) -> None:
+        """Give the connection back, closed (a cancelled read leaves it mid-answer)."""
+        self.id = None
+        if self.connection is not None:
+            connection, self.connection = self.connection, None
+            await connection.disconnect()
+            await self.pool.release(connection)
+
+
+def _log_failure(reader: asyncio.Task[None]) -> None:
+    """Log what ended the reading, if it failed (its watchers have been told to resume)."""
+    if not reader.cancelled() and reader.exception() is not None:
+        log.error("live streams ended: the fan-out's read failed", exc_info=reader.exception())
+
+
+def _argument(value: bytes) -> bytes:
+    return b"$%d\r\n%s\r\n" % (len(value), value)
+
+
 def _replies(reply: Any) -> list[tuple[bytes, list[Any]]]:
-    """Return an XREAD reply's streams, each with its entries."""
+    """Return an XREAD reply's streams, each with its entries: a map in RESP3, pairs in RESP2."""
+    if isinstance(reply, dict):
+        return list(reply.items())
     return [(key, entries) for key, entries in cast(list[Any], reply or [])]
 
 
 def _events(entries: list[Any]) -> list[RecordedEvent]:
-    return [RecordedEvent.from_dict(orjson.loads(fields[b"e"])) for _id, fields in entries]
-
-
-async def _close(client: Redis) -> None:
-    """Give the blocking connection back (closed: a cancelled read leaves it mid-reply)."""
-    try:
-        await client.aclose()
-    except STORE_UNAVAILABLE:
-        pass
+    """Return the events of a read's raw entries (each an id and its fields, flat: name, value, ...)."""
+    return [RecordedEvent.from_dict(orjson.loads(dict(zip(f[::2], f[1::2], strict=True))[b"e"])) for _id, f in entries]

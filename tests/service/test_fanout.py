@@ -300,8 +300,8 @@ def test_watchers_of_many_games_share_one_blocking_connection_and_each_gets_its_
         async def play() -> None:
             for game in games:
                 await until_watching(feeds, game["id"], 1)
-            while not feeds._blocked or feeds._unread:  # the read over all thirty is under way
-                await asyncio.sleep(0.001)
+            while feeds._unread or not await in_thread(lambda: blocked_readers(services)):
+                await asyncio.sleep(0.001)  # until the read over all thirty is blocked in Redis
             blocked.append(await in_thread(lambda: blocked_readers(services)))
             for game in games:
                 finals.append(await in_thread(lambda game=game: play_to_the_end(api, game)))
