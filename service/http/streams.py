@@ -39,6 +39,7 @@ from flask.blueprints import BlueprintSetupState
 from marshmallow import fields
 
 from domain.events import RecordedEvent
+from domain.tournament.state import FINISHED as TOURNAMENT_FINISHED
 from projections.game import redact_event
 from service.adapters.connections import STORE_UNAVAILABLE
 from service.errors import StreamsFull
@@ -114,16 +115,21 @@ def game_stream(game_id: str) -> Response:
     # Watchers who see the same share encoded messages: the spectators, each seat, or everyone once it is over.
     audience = ("open",) if open_log else ("seat", seat)
     viewed = game if args["view"] else None
-    return _sse(Subscription(game_id, _resume_from(args["after"]), GAME_OVER, audience, shown, viewed, seat))
+    subscription = Subscription(game_id, _resume_from(args["after"]), GAME_OVER, audience, shown, viewed, seat)
+    subscription.ended = open_log and subscription.cursor >= game.version  # resumed after its end: nothing comes
+    return _sse(subscription)
 
 
 @streams.get("/tournaments/<tournament_id>/stream")
 def tournament_stream(tournament_id: str) -> Response:
     """Stream the tournament's events (registrations, rounds, tables, results), from `Last-Event-ID` or `after` on."""
     args = query(STREAM_QUERY)
-    services().tournaments.load(tournament_id)
+    tournament = services().tournaments.load(tournament_id)
     after = _resume_from(args["after"])
-    return _sse(Subscription(tournament_id, after, TOURNAMENT_OVER, ("public",), _public_tournament_event))
+    subscription = Subscription(tournament_id, after, TOURNAMENT_OVER, ("public",), _public_tournament_event)
+    # Resumed after its end: nothing comes.
+    subscription.ended = tournament.status == TOURNAMENT_FINISHED and after >= tournament.version
+    return _sse(subscription)
 
 
 def _public_tournament_event(event: RecordedEvent) -> dict[str, Any]:
