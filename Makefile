@@ -90,15 +90,16 @@ ladder: setup  ## the bots' strength ladder: 400 games a table, CPU-hours on one
 # Schemathesis with every check against a running service (`make run` in another shell):
 # no 5xx, every status and body as openapi.yaml says, what the spec allows never a 400.
 # The hooks (tests/support/fuzz_targets.py) aim most cases at real games and tournaments
-# with their tokens; a live stream stays open while play goes on, so they aim each stream
-# at a finished game or tournament (or a made-up id). FUZZ_SECONDS=600 for the 10-minute run; the summary is schemathesis's own, the
+# with their tokens. Streams are left out here: the stateful phase's links would open one on
+# a game in play, which stays open; the suite's schemathesis run fuzzes them, aimed at a
+# finished game or tournament (tests/service/test_schemathesis.py). FUZZ_SECONDS=600 for the 10-minute run; the summary is schemathesis's own, the
 # failures (if any) are also in .schemathesis/. The fair-use limits (429) throttle the
 # creates a fuzzer makes: serve with MENAGERIE_RATE_LIMITS=off to reach further.
 FUZZ_URL ?= http://127.0.0.1:8000
 FUZZ_SECONDS ?= 60
 fuzz: setup  ## schemathesis (all checks, seeded) against the service at FUZZ_URL for FUZZ_SECONDS
 	SCHEMATHESIS_HOOKS=tests.support.fuzz_targets $(BIN)/schemathesis run openapi.yaml --url $(FUZZ_URL) \
-	  --checks all --max-time $(FUZZ_SECONDS) --continue-on-failure --request-timeout 60 \
+	  --checks all --max-time $(FUZZ_SECONDS) --continue-on-failure --exclude-path-regex '.*/stream$$' \
 	  --seed 1 --workers 1 --report junit --report-dir .schemathesis
 
 clean:

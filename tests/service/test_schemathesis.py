@@ -57,7 +57,8 @@ def test_every_operation(case: schemathesis.Case) -> None:
 def test_linked_operations() -> None:
     # No fuzzed game or tournament is long enough for its audit to be a job (a 202), so the links from
     # a 202 to the audit it names never fire here; tests/service/test_audit_jobs.py follows them.
-    machine = SCHEMA.exclude(operation_id="getAudit").as_state_machine()
+    # A link to a stream (from a create) would open it on a game or tournament in play: it stays open.
+    machine = SCHEMA.exclude(operation_id="getAudit").exclude(path_regex=r".*/stream$").as_state_machine()
     machine.run(settings=settings(SETTINGS, max_examples=15, stateful_step_count=6))
 
 
