@@ -230,7 +230,7 @@ class Feeds:
         loop = asyncio.get_running_loop()
         # A quarter of the heartbeat: a quiet game's heartbeat comes after 1 to 1.25 of it.
         tick_s = self.heartbeat_s / 4
-        read = _Read(max(1, int(tick_s * 1000)))
+        read = _Read(tick_s)
         blocker = _Blocker(self.redis)  # one connection, held while the reading lasts
         failed, checked_at = False, loop.time()
         try:
@@ -284,7 +284,7 @@ class Feeds:
             self._unread.clear()
         self._blocked = True
         try:
-            return await blocker.read(read.command())
+            return await blocker.read(read.command(blocker.socket_timeout))
         finally:
             self._blocked = False
 
@@ -326,8 +326,8 @@ class _Read:
     and its cursor when it moves.
     """
 
-    def __init__(self, block_ms: int) -> None:
-        self._head = b"XREAD", b"COUNT", b"%d" % BATCH, b"BLOCK", b"%d" % block_ms, b"STREAMS"
+    def __init__(self, block_s: float) -> None:
+        self.block_s = block_s
         self._feeds: list[Feed] = []
         self._keys = b""
 
@@ -336,11 +336,14 @@ class _Read:
         self._feeds = feeds
         self._keys = b"".join([feed.key_argument for feed in feeds])
 
-    def command(self) -> bytes:
-        """Return the read, each game from its cursor now."""
-        head = b"*%d\r\n" % (len(self._head) + 2 * len(self._feeds))
+    def command(self, socket_timeout: float | None) -> bytes:
+        """Return the read, each game from its cursor now, blocking well within the socket's timeout."""
+        # A block that outlasted its socket's timeout (redis-py's default is 5 s) would read as an outage.
+        block_s = min(self.block_s, socket_timeout / 2) if socket_timeout else self.block_s
+        head = (b"XREAD", b"COUNT", b"%d" % BATCH, b"BLOCK", b"%d" % max(1, int(block_s * 1000)), b"STREAMS")
+        count = b"*%d\r\n" % (len(head) + 2 * len(self._feeds))
         cursors = b"".join([feed.cursor_argument for feed in self._feeds])
-        return b"".join([head, *map(_argument, self._head), self._keys, cursors])
+        return b"".join([count, *map(_argument, head), self._keys, cursors])
 
 
 class _Blocker:
@@ -358,6 +361,11 @@ class _Blocker:
         if self.id is None:
             await self.connection.send_command("CLIENT", "ID")
             self.id = int(await self.connection.read_response())
+
+    @property
+    def socket_timeout(self) -> float | None:
+        """The connection's socket timeout: how long a read may go unanswered before it fails."""
+        return self.connection.socket_timeout if self.connection is not None else None
 
     async def read(self, command: bytes) -> Any:
         """Send one encoded command and return its answer."""
