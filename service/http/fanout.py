@@ -21,8 +21,10 @@ read, and whatever after it is in the inbox; its `Subscription` drops what it
 has already sent. A batch that leaves a gap (which the order above rules out)
 is read again from the store rather than sent.
 
-A game quiet for `heartbeat_s` gets a heartbeat mark (its key checked first:
-a quiet game may be one whose key went, packed or archived). If the store
+A game quiet for `heartbeat_s` gets a heartbeat mark. An idle game's key is
+looked at every `GONE_CHECK_S`: a finished game may be packed (its key
+deleted) before the read reached its end, and its watchers then read the rest
+where it went. If the store
 stops answering (twice: the first failure may be a restart, answered on a new
 connection), the reading ends: each watcher is told, ends its stream cleanly,
 and its client resumes with `Last-Event-ID`.
@@ -57,6 +59,8 @@ HEARTBEAT_S = 15.0
 BATCH = 1000
 # Encoded messages kept per game: a few batches' worth for each audience (spectators, each seat).
 RENDERED_PER_GAME = 256
+# How often at most a watched game's key is looked at, once its stream has been idle as long.
+GONE_CHECK_S = 2.0
 # How often, and how long apart, a new game's watcher tries to wake a read not yet blocked in Redis.
 WAKE_TRIES, WAKE_RETRY_S = 200, 0.005
 
@@ -230,6 +234,9 @@ class Feeds:
         loop = asyncio.get_running_loop()
         # A quarter of the heartbeat: a quiet game's heartbeat comes after 1 to 1.25 of it.
         tick_s = self.heartbeat_s / 4
+        # A game finished and packed between two reads leaves its stream's key gone, unread to its end:
+        # its idle feeds' keys are looked at this often, and their watchers read on where it went.
+        check_s = min(tick_s, GONE_CHECK_S)
         read = _Read(tick_s)
         blocker = _Blocker(self.redis)  # one connection, held while the reading lasts
         failed, checked_at = False, loop.time()
@@ -257,11 +264,11 @@ class Feeds:
                     if feed is not None and batch and batch[-1].seq > feed.cursor:
                         feed.move_to(batch[-1].seq)
                         feed.hand(batch, now)
-                if now - checked_at >= tick_s:  # not every read: a read may come a few milliseconds apart
+                if now - checked_at >= check_s:  # not every read: a read may come a few milliseconds apart
                     checked_at = now
-                    quiet = [feed for feed in self._feeds.values() if now - feed.handed_at >= self.heartbeat_s]
-                    if quiet:
-                        await self._hand_gone(quiet, now, otherwise=QUIET)
+                    idle = [feed for feed in self._feeds.values() if now - feed.handed_at >= check_s]
+                    if idle:
+                        await self._hand_gone(idle, now)
         except STORE_UNAVAILABLE as error:
             log.warning("live streams of %d games ended: the store is unavailable (%s)", len(self._feeds), error)
         finally:
@@ -302,8 +309,8 @@ class Feeds:
                 return  # the reading meets the outage itself
             await asyncio.sleep(WAKE_RETRY_S)
 
-    async def _hand_gone(self, feeds: list[Feed], now: float, otherwise: _Quiet | None = None) -> None:
-        """Hand GONE to the watchers of each of `feeds` whose key went (and drop it); `otherwise` to the rest."""
+    async def _hand_gone(self, feeds: list[Feed], now: float) -> None:
+        """Hand GONE to the watchers of each of `feeds` whose key went (and drop it); a heartbeat to those quiet long."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for feed in feeds:
                 pipe.exists(feed.key)
@@ -314,8 +321,8 @@ class Feeds:
                 if self._feeds.get(feed.stream_id) is feed:
                     self._drop(feed)
                 feed.hand(GONE, now)
-            elif otherwise is not None:
-                feed.hand(otherwise, now)
+            elif now - feed.handed_at >= self.heartbeat_s:
+                feed.hand(QUIET, now)
 
 
 class _Read:

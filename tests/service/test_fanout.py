@@ -261,9 +261,11 @@ def test_once_a_game_is_over_its_seats_share_its_events_but_each_gets_its_own_vi
         assert got[-1]["data"] == api.get(f"/games/{game['id']}", headers=auth(token)).json
 
 
-def test_a_stream_whose_key_goes_while_watched_ends_after_reading_where_the_store_keeps_it(api, services):
-    # As when a finished game is packed, or a game archived: the reader's block ends, its watchers read on.
-    feeds = feeds_on(services, heartbeat_s=0.05)
+@pytest.mark.parametrize("heartbeat_s", [0.05, 3600])
+def test_a_stream_whose_key_goes_while_watched_ends_after_reading_where_the_store_keeps_it(api, services, heartbeat_s):
+    # As when a finished game is packed, or a game archived: the reading notices (within GONE_CHECK_S,
+    # however long the heartbeat), and its watchers read on where it went.
+    feeds = feeds_on(services, heartbeat_s=heartbeat_s)
     game = api.post("/games", json=TOY).json
     version = api.get(f"/games/{game['id']}").json["version"]
     watchers = [subscribe(api, f"/games/{game['id']}/stream?after={version}") for _ in range(2)]
