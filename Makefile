@@ -90,8 +90,9 @@ ladder: setup  ## the bots' strength ladder: 400 games a table, CPU-hours on one
 # Schemathesis with every check against a running service (`make run` in another shell):
 # no 5xx, every status and body as openapi.yaml says, what the spec allows never a 400.
 # The hooks (tests/support/fuzz_targets.py) aim most cases at real games and tournaments
-# with their tokens. Streams stay open while a game plays, so they are left to their own
-# tests. FUZZ_SECONDS=600 for the 10-minute run; the summary is schemathesis's own, the
+# with their tokens. Streams are left out here: the stateful phase's links would open one on
+# a game in play, which stays open; the suite's schemathesis run fuzzes them, aimed at a
+# finished game or tournament (tests/service/test_schemathesis.py). FUZZ_SECONDS=600 for the 10-minute run; the summary is schemathesis's own, the
 # failures (if any) are also in .schemathesis/. The fair-use limits (429) throttle the
 # creates a fuzzer makes: serve with MENAGERIE_RATE_LIMITS=off to reach further.
 FUZZ_URL ?= http://127.0.0.1:8000

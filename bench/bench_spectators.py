@@ -22,7 +22,10 @@ Prints, over `--seconds` of play:
 - events lost (a spectator's ids skip one, or it never got an event its game has)
   and duplicated (an id again): both must be 0;
 - the server's, the workers' and Redis's CPU time over the run, and `uptime` before and after
-  (the machine is shared: read the figures beside its load).
+  (the machine is shared: read the figures beside its load);
+- the Redis connections to the bench's database (`CLIENT LIST`), before the server starts and at
+  most while the streams are open: with `--games` as large as `--streams` (a stream a game), the
+  cost of spectators on distinct games.
 
 Run: REDIS_URL=redis://127.0.0.1:6379/4 .venv/bin/python -m bench.bench_spectators
 [--streams 5000] [--games 100] [--seconds 60] [--interval 1.0] [--server-workers 2] [--rq-workers 1]
@@ -48,6 +51,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -390,6 +394,7 @@ def main() -> None:
             for _ in range(args.rq_workers)
         ]
     redis = Redis.from_url(url)
+    connections_before = _connections(redis)
     print(f"uptime before: {uptime()}")
     print(
         f"{args.streams} streams over {args.games} games of {TABLE['game']}, a move every {args.interval} s a game, {args.seconds} s"
@@ -401,7 +406,10 @@ def main() -> None:
                 raise SystemExit(f"the server did not start:\n{server_log.read_text(errors='replace')}")
             time.sleep(0.1)
         redis_cpu = _redis_cpu(redis)
+        sampler = _Connections(url)
+        sampler.start()
         watched, played, finals = run(port, args)
+        sampler.stop()
         server_cpu, worker_cpu = cpu_seconds(server.pid), sum(cpu_seconds(w.pid) for w in workers)
         redis_cpu = _redis_cpu(redis) - redis_cpu
     finally:
@@ -426,6 +434,10 @@ def main() -> None:
     print(
         f"events lost: {watched.lost + never} (gaps {watched.lost}, never delivered {never}); duplicated: {watched.duplicated}"
     )
+    print(
+        f"Redis connections to the bench's database: {connections_before} before the server,"
+        f" at most {sampler.most} while streaming"
+    )
     print(f"CPU s over the run: server {server_cpu:.1f}, workers {worker_cpu:.1f}, redis {redis_cpu:.1f}")
     logged = server_log.read_text(errors="replace")
     print(f"the server logged {'a traceback' if 'Traceback' in logged else 'no traceback'} ({server_log})")
@@ -439,6 +451,28 @@ def _answers(port: int) -> bool:
             return bool(response.status == 200)
     except OSError:
         return False
+
+
+def _connections(redis: Redis) -> int:
+    """Return how many clients are connected to `redis`'s database now (the sampler's own included)."""
+    db = redis.connection_pool.connection_kwargs.get("db", 0)
+    return sum(1 for client in redis.client_list() if int(client["db"]) == db)
+
+
+class _Connections(threading.Thread):
+    """The most clients connected to the bench's database, sampled every half second until stopped."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.redis, self.most, self._done = Redis.from_url(url), 0, threading.Event()
+
+    def run(self) -> None:
+        while not self._done.wait(HEALTH_EVERY_S):
+            self.most = max(self.most, _connections(self.redis))
+
+    def stop(self) -> None:
+        self._done.set()
+        self.join()
 
 
 def _redis_cpu(redis: Redis) -> float:

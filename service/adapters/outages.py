@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from redis import Redis
 from redis.backoff import NoBackoff
@@ -149,3 +150,23 @@ class ShardOutages:
                 probe.close()
         except (RedisError, RedisClusterException):
             return False
+
+
+class OutageLog:
+    """One line when a process loses the store, one when it has it back: not a line (or a traceback) a retry."""
+
+    def __init__(self, log: Any, who: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.log, self.who, self.clock = log, who, clock
+        self.since: float | None = None
+
+    def failed(self, error: BaseException) -> None:
+        """Note a failure: the first of an outage is logged, the rest are not."""
+        if self.since is None:
+            self.since = self.clock()
+            self.log.warning("%s lost the store: %s (retrying quietly until it answers)", self.who, error)
+
+    def answered(self) -> None:
+        """Note an answer: the first after an outage is logged, with how long the outage lasted."""
+        if self.since is not None:
+            self.log.warning("%s has the store back after %.1f s", self.who, self.clock() - self.since)
+            self.since = None

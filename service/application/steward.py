@@ -21,6 +21,7 @@ import threading
 
 from service.adapters.connections import STORE_UNAVAILABLE
 from service.adapters.due import DueIndex
+from service.adapters.outages import OutageLog
 from service.application.games import GameService
 from service.errors import NotFound
 
@@ -62,11 +63,12 @@ class Steward:
     def run(self, stop: threading.Event, interval: float = 0.5, max_backoff: float = 10.0) -> None:
         """Poll until `stop` is set; wait out a store outage with a growing pause instead of failing."""
         backoff = interval
+        outage = OutageLog(log, "the steward")  # a line when an outage begins, one when it ends
         while not stop.is_set():
             try:
                 claimed = self.run_once()
             except STORE_UNAVAILABLE as error:
-                log.warning("store unavailable (%s); the steward retries in %.1f s", error, backoff)
+                outage.failed(error)
                 stop.wait(backoff)
                 backoff = min(max_backoff, backoff * 2)
                 continue
@@ -75,6 +77,7 @@ class Steward:
                 stop.wait(backoff)
                 backoff = min(max_backoff, backoff * 2)
                 continue
+            outage.answered()
             backoff = interval
             # A full batch means more may be overdue: go again at once.
             stop.wait(0 if claimed >= self.batch else interval)

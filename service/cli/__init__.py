@@ -22,7 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--server", choices=("granian", "gunicorn"), default="granian", help="the HTTP server (with REDIS_URL)"
     )
-    commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
+    durable = "refuse to start unless Redis has the durability settings docs/operators.md requires"
+    serve.add_argument("--require-durable", action="store_true", help=durable)
+    worker = commands.add_parser("worker", help="run an RQ worker for the system's and bots' turns (needs REDIS_URL)")
+    worker.add_argument("--require-durable", action="store_true", help=durable)
     tournament.add_parser(commands)
     archive.add_parsers(commands)
     bundles.add_parsers(commands)
@@ -41,9 +44,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from service.cli.server import serve as run_server
 
-        return run_server(args.host, args.port, args.workers, args.server)
+        return run_server(args.host, args.port, args.workers, args.server, args.require_durable)
     if args.command == "worker":
-        return _worker()
+        return _worker(args.require_durable)
     if args.command == "tournament":
         return tournament.main(args)
     if args.command in ("audit", "import", "archive", "replay"):
@@ -57,8 +60,9 @@ def _run(args: argparse.Namespace) -> int:
     return 2
 
 
-def _worker() -> int:
+def _worker(require_durable: bool = False) -> int:
     from service.adapters.connections import rq_url
+    from service.adapters.durability import check_durability
     from service.application.archive_duty import duty_from_env
     from service.bootstrap import build_from_urls, serve_jobs
     from service.cli.supervise import WORKER_TTL_S, run_worker
@@ -70,6 +74,7 @@ def _worker() -> int:
     prefix = os.environ.get("MENAGERIE_PREFIX", "menagerie")
     # A job whose store shard fails gives up at once and is put back for later (`run_job`).
     services = serve_jobs(build_from_urls(url, rq_url(), prefix, queue_blocks_for_s=WORKER_TTL_S, fail_fast=True))
+    check_durability(services.redis, require_durable, logging.getLogger("menagerie.worker").warning)
     # The steward takes the steps no job took (a crash between an append and
     # its enqueue, a killed worker); it waits out outages by itself.
     services.steward().start()

@@ -13,7 +13,7 @@ itself with an empty 400, 414 or 431 (gunicorn: an HTML page); see docs/operator
 On one Redis, granian serves the app through its async interface (RSGI,
 service/http/front.py): the Flask app answers every request on a pool of
 threads as before, and live streams are served from a fan-out on the event
-loop, one blocking read a game a process, without a thread each, so a
+loop, one blocking read over every watched game a process, without a thread each, so a
 process holds thousands of watchers (`bench/bench_spectators.py`). On a
 Redis Cluster, or with MENAGERIE_INTERFACE=wsgi, it serves the WSGI app
 directly, a stream holding a thread.
@@ -29,7 +29,8 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-from service.adapters.connections import is_cluster_url, rq_url
+from service.adapters.connections import connect, is_cluster_url, rq_url
+from service.adapters.durability import check_durability
 
 log = logging.getLogger(__name__)
 
@@ -162,13 +163,15 @@ def page_address(host: str, port: int) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(host: str, port: int, workers: int | None, server: str = "granian") -> int:
+def serve(host: str, port: int, workers: int | None, server: str = "granian", require_durable: bool = False) -> int:
     """Serve the API: granian (or gunicorn) with `workers` processes when REDIS_URL is set, else one Flask server."""
     if os.environ.get("REDIS_URL"):
         rq_url()  # a cluster without RQ's own Redis is refused here, not in every server worker
     # The first line a newcomer sees says where the page is, before any server's own warnings.
     log.info("Menagerie is serving on %s (open it in a browser)", page_address(host, port))
     if os.environ.get("REDIS_URL"):
+        # Once, here, not in every server worker: a warning per setting, or a refusal.
+        check_durability(connect(os.environ["REDIS_URL"]), require_durable, log.warning)
         workers = workers or DEFAULT_WORKERS
         if server == "granian":
             granian_server(host, port, workers).serve()
@@ -182,5 +185,23 @@ def serve(host: str, port: int, workers: int | None, server: str = "granian") ->
 
     if workers not in (None, 1):  # asked for explicitly: say why it is not done
         log.warning("embedded mode keeps its store in memory: one process serves, not %d", workers)
+    # werkzeug's own warning (red, "do not use it in a production deployment") says less than this line.
+    logging.getLogger("werkzeug").addFilter(_without_development_warning)
+    log.info(EMBEDDED_SERVER)
     create_app().run(host=host, port=port, threaded=True)
     return 0
+
+
+EMBEDDED_SERVER = (
+    "embedded mode: werkzeug's development server, not granian, since its store lives in this one process's"
+    " memory (for trying Menagerie out; set REDIS_URL for production, docs/operators.md)"
+)
+
+
+def _without_development_warning(record: logging.LogRecord) -> bool:
+    """Drop werkzeug's development-server warning from its startup message (`EMBEDDED_SERVER` says why)."""
+    if isinstance(record.msg, str) and "development server" in record.msg:
+        lines = [line for line in record.msg.split("\n") if "development server" not in line]
+        record.msg = "\n".join(lines)
+        return bool(lines)
+    return True

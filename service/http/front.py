@@ -6,7 +6,8 @@ auth, rate limits, errors, headers) stays in one place. A stream request
 comes back from the app with its `Subscription` instead of a body (the app
 sees `FANOUT` in its environ), and the front streams it from this process's
 `Feeds`: a watcher costs a coroutine and a socket, not a thread, and a game
-costs one blocking read however many watch it.
+costs its stream's place in the process's one blocking read, however
+many watch it.
 
 RSGI rather than ASGI: it is granian's own interface, the one it runs with
 the least Python between the socket and the app (no ASGI message dicts), and
@@ -26,13 +27,14 @@ from typing import Any
 from flask import Flask
 from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
 from redis.asyncio import Redis
-from redis.exceptions import ConnectionError
 
 from domain.events import RecordedEvent
 from service.adapters.connections import timeouts
+from service.http import MAX_BODY_BYTES
 from service.http.app_threads import AppThreads
 from service.http.bodies import DRAIN_BYTES
 from service.http.fanout import HEARTBEAT_S, Feeds
+from service.http.front_bodies import BodyBuffers, BodyLimits, BodyRefused, read_body, stated_length
 from service.http.streams import FANOUT
 from service.http.subscriptions import Handoff, Subscription
 
@@ -53,9 +55,8 @@ _PROTOCOLS = {"1.1": "HTTP/1.1", "1": "HTTP/1", "2": "HTTP/2"}
 _ADDRESSES: dict[str, tuple[str, str]] = {}
 _ADDRESSES_KEPT = 4096
 log = logging.getLogger(__name__)
-# A process reads this many games at once at most (a connection each; Redis's own default cap on
-# clients is 10,000): past that a new game's streams end at once, as in an outage, and are retried.
-MAX_WATCHED_GAMES = 10_000
+# The fan-out's connections a process: the one its read blocks on, one to wake it, one spare.
+FANOUT_CONNECTIONS = 3
 # Headers of the app's answer the front sets itself on a stream.
 _STREAM_DROPS = {"content-length"}
 
@@ -69,16 +70,16 @@ class Front:
         self.redis_url = redis_url
         self.prefix = prefix
         self.feeds: Feeds | None = None
+        self.buffers = BodyBuffers(BodyLimits())
 
     def __rsgi_init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Build this process's fan-out on its event loop, with Redis clients of its own."""
-        # A reader holds its connection for as long as its game is watched: as many as there are
-        # watched games. A watcher's catch-up is the store's own read, on the app's threads.
-        # A pooled connection left idle through a Redis restart fails once: one retry, on a new
-        # connection, tells a restart from an outage (which then ends the streams).
-        retry: dict[str, Any] = {"retry_on_error": [ConnectionError]}
+        """Build this process's fan-out on its event loop, with a Redis client of its own."""
+        # One connection blocks on a read over every watched game's stream, however many there
+        # are; another wakes it when a game is added. A watcher's catch-up is the store's own
+        # read, on the app's threads. The fan-out itself tells a restart from an outage (it
+        # retries once on a new connection), so the client does not retry.
         blocking = timeouts(blocks_for_s=HEARTBEAT_S)
-        readers = Redis.from_url(self.redis_url, max_connections=MAX_WATCHED_GAMES, **blocking, **retry)
+        readers = Redis.from_url(self.redis_url, max_connections=FANOUT_CONNECTIONS, **blocking)
         store = self.app.extensions["menagerie"].store
         self.threads.start(loop)
 
@@ -95,9 +96,17 @@ class Front:
         """Answer one request: by the app on a thread, then, for a live stream, from the fan-out."""
         if scope.proto != "http":  # no websockets here
             return
-        environ = await _environ(scope, proto)
+        try:
+            environ = await _environ(scope, proto, self.buffers)
+        except BodyRefused as refused:
+            proto.response_bytes(*refused.answer())
+            return
         environ[FANOUT] = handoff = Handoff()
-        status, headers, body = await self.threads.run(_call, self.app, environ)
+        held = environ["wsgi.input"].size
+        try:
+            status, headers, body = await self.threads.run(_call, self.app, environ)
+        finally:
+            self.buffers.give(held)
         subscription = handoff.subscription
         if subscription is None or status != 200 or self.feeds is None:
             proto.response_bytes(status, headers, body)
@@ -126,11 +135,11 @@ class Front:
             log.error("live stream of %s failed", subscription.stream_id, exc_info=sending.exception())
 
 
-async def _environ(scope: Scope, proto: HTTPProtocol) -> dict[str, Any]:
-    """Return the WSGI environ of an RSGI request, its body read (up to the limit)."""
+async def _environ(scope: Scope, proto: HTTPProtocol, buffers: BodyBuffers | None = None) -> dict[str, Any]:
+    """Return the WSGI environ of an RSGI request, its body read by the limits (`buffers`: the process's)."""
     environ = _request_environ(scope)
     if _may_have_body(scope, environ):
-        await _read_body(proto, environ)
+        await _read_body(proto, environ, buffers or BodyBuffers(BodyLimits()))
     else:
         environ["wsgi.input"] = _NO_BODY
     return environ
@@ -175,40 +184,22 @@ def _may_have_body(scope: Scope, environ: dict[str, Any]) -> bool:
     return "CONTENT_LENGTH" in environ or "HTTP_TRANSFER_ENCODING" in environ
 
 
-async def _read_body(proto: HTTPProtocol, environ: dict[str, Any]) -> None:
-    """Read the body to its end; hand it to the app with its size, or only its size past `DRAIN_BYTES`.
+async def _read_body(proto: HTTPProtocol, environ: dict[str, Any], buffers: BodyBuffers) -> None:
+    """Read the body (service/http/front_bodies.py); hand it to the app with its size, or only its size past the limit.
 
-    The body is read to its end, so the connection stays usable however the app answers (an error
-    answer reads what its view did not: service/http/bodies.py), and the app is told its size,
-    chunked or not, so its limit holds alike (413). Past what that drains, only its size is kept.
-    A body that came whole by its Content-Length is not asked for its end: granian has no more
-    to give, and asking costs a round trip through its runtime and back to the loop.
+    The app is told the body's size, chunked or not, so its limit holds alike (413). A body the
+    app may take is read to its end, so the connection stays usable however the app answers (an
+    error answer reads what its view did not: service/http/bodies.py). A body that came whole by
+    its Content-Length is not asked for its end: granian has no more to give, and asking costs a
+    round trip through its runtime and back to the loop. What is kept is held in `buffers` until
+    the request is answered (`_Input.size`).
     """
-    length = _stated_length(environ)
-    body, size = b"", 0
-    if size != length:
-        async for chunk in proto:
-            size += len(chunk)
-            if size <= DRAIN_BYTES:
-                body += chunk
-            if size == length:
-                break
+    body, size = await read_body(aiter(proto), stated_length(environ), MAX_BODY_BYTES, buffers)
     if size:
         environ["CONTENT_LENGTH"] = str(size)
         environ.pop("HTTP_TRANSFER_ENCODING", None)
-    if size > DRAIN_BYTES:
-        body = b""
-    environ["wsgi.input"] = _Input(body)
-
-
-def _stated_length(environ: dict[str, Any]) -> int | None:
-    """Return the body's length as its Content-Length states it, if it does (and not chunked, which wins)."""
-    if "HTTP_TRANSFER_ENCODING" in environ:
-        return None
-    try:
-        return int(environ["CONTENT_LENGTH"])
-    except (KeyError, ValueError):
-        return None
+    # Over the app's limit but read to its end: the app's answer (a 413, a 404) drains it as if it were there.
+    environ["wsgi.input"] = _Discarded(size) if MAX_BODY_BYTES < size <= DRAIN_BYTES else _Input(body)
 
 
 class _Input:
@@ -219,9 +210,10 @@ class _Input:
     front's own cost a move. A stream with only `read` it asks for what is left.
     """
 
-    __slots__ = ("_bytes", "read", "readline", "readlines")
+    __slots__ = ("_bytes", "read", "readline", "readlines", "size")
 
     def __init__(self, body: bytes) -> None:
+        self.size = len(body)  # what it holds of the process's body buffers
         self._bytes = io.BytesIO(body)
         self.read = self._bytes.read
         self.readline = self._bytes.readline
@@ -229,6 +221,27 @@ class _Input:
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self._bytes)
+
+
+class _Discarded(_Input):
+    """A body the front read to its end but did not keep (over the app's limit): its size in zero bytes, as read."""
+
+    __slots__ = ("_left",)
+
+    def __init__(self, size: int) -> None:
+        super().__init__(b"")
+        self._left = size
+        self.read = self.readline = self._read
+        self.readlines = lambda hint=-1: [self._read()]
+
+    def _read(self, size: int | None = -1) -> bytes:
+        count = self._left if size is None or size < 0 else min(size, self._left)
+        self._left -= count
+        return bytes(count)
+
+    def __iter__(self) -> Iterator[bytes]:
+        while chunk := self._read(64 * 1024):
+            yield chunk
 
 
 # Every request without a body reads this one: reading an empty input leaves it as it was, whichever thread reads.

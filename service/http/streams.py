@@ -14,7 +14,7 @@ authorises and fixes the redaction either way):
 
 - under `menagerie serve` with granian on one Redis, the async front
   (service/http/front.py) serves it from its fan-out (service/http/fanout.py):
-  no thread a stream, one blocking read a game a process;
+  no thread a stream, one blocking read over every watched game a process;
 - elsewhere (the embedded server, gunicorn, a test client) a stream holds a
   server thread and blocks on its own `XREAD BLOCK`. A process then holds at
   most `MAX_STREAMS` of them (`MENAGERIE_MAX_STREAMS`; half of gunicorn's
@@ -39,6 +39,7 @@ from flask.blueprints import BlueprintSetupState
 from marshmallow import fields
 
 from domain.events import RecordedEvent
+from domain.tournament.state import FINISHED as TOURNAMENT_FINISHED
 from projections.game import redact_event
 from projections.tournament import public_event
 from service.adapters.connections import STORE_UNAVAILABLE
@@ -116,16 +117,21 @@ def game_stream(game_id: str) -> Response:
     audience = ("open",) if open_log else ("seat", seat)
     viewed = game if args["view"] else None
     handles = services().players.at_seats
-    return _sse(Subscription(game_id, _resume_from(args["after"]), GAME_OVER, audience, shown, viewed, seat, handles))
+    subscription = Subscription(game_id, _resume_from(args["after"]), GAME_OVER, audience, shown, viewed, seat, handles)
+    subscription.ended = open_log and subscription.cursor >= game.version  # resumed after its end: nothing comes
+    return _sse(subscription)
 
 
 @streams.get("/tournaments/<tournament_id>/stream")
 def tournament_stream(tournament_id: str) -> Response:
     """Stream the tournament's events (registrations, rounds, tables, results), from `Last-Event-ID` or `after` on."""
     args = query(STREAM_QUERY)
-    services().tournaments.load(tournament_id)
+    tournament = services().tournaments.load(tournament_id)
     after = _resume_from(args["after"])
-    return _sse(Subscription(tournament_id, after, TOURNAMENT_OVER, ("public",), public_event))
+    subscription = Subscription(tournament_id, after, TOURNAMENT_OVER, ("public",), public_event)
+    # Resumed after its end: nothing comes.
+    subscription.ended = tournament.status == TOURNAMENT_FINISHED and after >= tournament.version
+    return _sse(subscription)
 
 
 def _resume_from(after: int) -> int:

@@ -68,10 +68,12 @@ GENERIC = {
     "bad_request": 400,
     "not_found": 404,
     "method_not_allowed": 405,
+    "request_timeout": 408,  # the async front's, before the app (service/http/front_bodies.py)
     "request_entity_too_large": 413,
     "too_many_requests": 429,
     "internal_error": 500,
     "store_unavailable": 503,
+    "server_busy": 503,  # the async front's, before the app
 }
 DESCRIBED = re.compile(r"^- `(\w+)` \((\d{3})\): \S", re.MULTILINE)
 

@@ -261,9 +261,11 @@ def test_once_a_game_is_over_its_seats_share_its_events_but_each_gets_its_own_vi
         assert got[-1]["data"] == api.get(f"/games/{game['id']}", headers=auth(token)).json
 
 
-def test_a_stream_whose_key_goes_while_watched_ends_after_reading_where_the_store_keeps_it(api, services):
-    # As when a finished game is packed, or a game archived: the reader's block ends, its watchers read on.
-    feeds = feeds_on(services, heartbeat_s=0.05)
+@pytest.mark.parametrize("heartbeat_s", [0.05, 3600])
+def test_a_stream_whose_key_goes_while_watched_ends_after_reading_where_the_store_keeps_it(api, services, heartbeat_s):
+    # As when a finished game is packed, or a game archived: the reading notices (within GONE_CHECK_S,
+    # however long the heartbeat), and its watchers read on where it went.
+    feeds = feeds_on(services, heartbeat_s=heartbeat_s)
     game = api.post("/games", json=TOY).json
     version = api.get(f"/games/{game['id']}").json["version"]
     watchers = [subscribe(api, f"/games/{game['id']}/stream?after={version}") for _ in range(2)]
@@ -279,3 +281,66 @@ def test_a_stream_whose_key_goes_while_watched_ends_after_reading_where_the_stor
     for chunks in run(test):
         assert chunks[-1] == MOVED  # nothing was left to read here: the client reconnects, and is told why
     assert feeds.readers == 0
+
+
+def blocked_readers(services: Services) -> int:
+    """How many connections to this test's Redis database are blocked in a read now (CLIENT LIST)."""
+    db = services.redis.connection_pool.connection_kwargs.get("db", 0)
+    clients = services.redis.client_list()
+    return sum(1 for c in clients if int(c["db"]) == db and c["cmd"] == "xread" and "b" in c["flags"])
+
+
+def test_watchers_of_many_games_share_one_blocking_connection_and_each_gets_its_game_to_the_end(api, services):
+    feeds = feeds_on(services, heartbeat_s=3600)  # no heartbeat: every read ends on an event or a new game
+    games = [api.post("/games", json=TOY).json for _ in range(30)]
+    starts = [api.get(f"/games/{game['id']}").json["version"] for game in games]
+    watchers = [subscribe(api, f"/games/{g['id']}/stream?after={v}") for g, v in zip(games, starts, strict=True)]
+    blocked: list[int] = []
+    finals: list[int] = []
+
+    async def test() -> list[list[bytes]]:
+        async def play() -> None:
+            for game in games:
+                await until_watching(feeds, game["id"], 1)
+            while feeds._unread or not await in_thread(lambda: blocked_readers(services)):
+                await asyncio.sleep(0.001)  # until the read over all thirty is blocked in Redis
+            blocked.append(await in_thread(lambda: blocked_readers(services)))
+            for game in games:
+                finals.append(await in_thread(lambda game=game: play_to_the_end(api, game)))
+
+        *results, _ = await asyncio.gather(*(watch(feeds, w, lambda _: False) for w in watchers), play())
+        return results
+
+    results = run(test)
+    assert blocked == [1]  # thirty games watched, one connection blocked reading them
+    for chunks, start, final in zip(results, starts, finals, strict=True):
+        assert event_ids(chunks) == list(range(start + 1, final + 1))
+        assert messages(chunks)[-1]["event"] == "GameEnded"
+    assert feeds.readers == 0
+
+
+def test_a_game_first_watched_while_the_read_is_blocked_is_added_to_it_at_once(api, services):
+    # The read blocks for far longer than the test may take: only a wake-up brings in the second game.
+    feeds = feeds_on(services, heartbeat_s=3600)
+    quiet, played = api.post("/games", json=TOY).json, api.post("/games", json=TOY).json
+    first = subscribe(api, f"/games/{quiet['id']}/stream")
+    version = api.get(f"/games/{played['id']}").json["version"]
+    second = subscribe(api, f"/games/{played['id']}/stream?after={version}")
+    final: list[int] = []
+
+    async def test() -> list[bytes]:
+        watching_quiet = asyncio.ensure_future(watch(feeds, first, lambda _: False))
+        while not feeds._blocked:
+            await asyncio.sleep(0.001)
+        chunks: list[bytes] = []
+
+        async def play() -> None:
+            await until_watching(feeds, played["id"], 1)
+            final.append(await in_thread(lambda: play_to_the_end(api, played)))
+
+        await asyncio.wait_for(asyncio.gather(watch(feeds, second, lambda _: False, chunks), play()), 20)
+        watching_quiet.cancel()
+        return chunks
+
+    chunks = run(test)
+    assert event_ids(chunks) == list(range(version + 1, final[0] + 1))

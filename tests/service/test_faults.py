@@ -193,6 +193,12 @@ def test_a_redis_restart_mid_play_is_503s_workers_survive_and_every_game_finishe
         assert status == 200 and report["ok"], report
     assert services.due.pending() == {}
     assert "internal_error" not in processes.log("api")
+    for i in range(2):
+        # An outage is a line when it begins and one when it ends (the worker's, its steward's, its
+        # scheduler's), never a traceback; the scheduler waited it out, in the same process.
+        logged = processes.log(f"worker-{i}")
+        assert "Traceback" not in logged and logged.count("the worker lost the store") == 1
+        assert "Scheduler with PID" not in logged  # it never stopped
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import fakeredis
 import pytest
 import schemathesis
+import yaml
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
@@ -25,12 +26,16 @@ from service.http import create_app
 from tests.support import fuzz_targets  # noqa: F401 (registers the auth provider that aims cases at real targets)
 from tests.support.live_server import SPEC
 
+SPEC_PATHS = yaml.safe_load(SPEC.read_text())["paths"]
+METHODS = {"get", "post", "put", "patch", "delete"}
+
 SERVICES = build(fakeredis.FakeRedis(), "schemathesis", inline_jobs=True, embedded=True)
 APP = create_app(SERVICES, {"RATE_LIMITS_ENABLED": False})
 
-# Streams (server-sent events) stay open while a game plays; tests/service/test_streams.py covers them.
+# Every operation, the live streams too: the fuzz targets aim a stream at a finished game or tournament
+# (or a made-up id), since a stream stays open while play goes on.
 CONFIG = SchemathesisConfig.from_path(SPEC.parent / "schemathesis.toml")
-SCHEMA = schemathesis.openapi.from_path(SPEC, config=CONFIG).exclude(path_regex=r".*/stream$")
+SCHEMA = schemathesis.openapi.from_path(SPEC, config=CONFIG)
 SCHEMA.app = APP
 
 SETTINGS = settings(
@@ -52,5 +57,25 @@ def test_every_operation(case: schemathesis.Case) -> None:
 def test_linked_operations() -> None:
     # No fuzzed game or tournament is long enough for its audit to be a job (a 202), so the links from
     # a 202 to the audit it names never fire here; tests/service/test_audit_jobs.py follows them.
-    machine = SCHEMA.exclude(operation_id="getAudit").as_state_machine()
+    # A link to a stream (from a create) would open it on a game or tournament in play: it stays open.
+    machine = SCHEMA.exclude(operation_id="getAudit").exclude(path_regex=r".*/stream$").as_state_machine()
     machine.run(settings=settings(SETTINGS, max_examples=15, stateful_step_count=6))
+
+
+def test_every_operation_of_the_spec_is_fuzzed():
+    operations = {f"{op.method.upper()} {op.path}" for op in (result.ok() for result in SCHEMA.get_all_operations())}
+    assert "GET /games/{id}/stream" in operations and "GET /tournaments/{tournament_id}/stream" in operations
+    assert operations == {
+        f"{method.upper()} {path}" for path, item in SPEC_PATHS.items() for method in item if method in METHODS
+    }
+
+
+@pytest.mark.parametrize("path", ["/games/{id}/stream", "/tournaments/{tournament_id}/stream"])
+def test_every_message_of_a_finished_stream_matches_its_schema_in_openapi_yaml(path: str) -> None:
+    # What schemathesis's response_schema_conformance (ST108) checks of each message, on a stream that ends.
+    targets = fuzz_targets.make_targets(fuzz_targets._Http(APP, None))
+    target = targets["finished" if path.startswith("/games") else "finished_tournament"]
+    case = SCHEMA[path]["GET"].Case(path_parameters=target.path)
+    response = case.call()  # schemathesis reads a stream's first messages
+    assert response.status_code == 200 and "\nevent: " in response.text
+    case.validate_response(response)

@@ -5,8 +5,9 @@ route under /games/{id} and /tournaments/{tournament_id} and never reaches
 the code behind them. This auth provider points most generated cases at an
 existing target instead, with a token for it: a game waiting for a player
 (join), a game in play with a human to move (actions), a finished game
-(audit, export, the open view and past views), a tournament still
-registering and one in play with a human entrant (the organiser's routes).
+(audit, export, the open view and past views, its stream), a tournament still
+registering, one in play with a human entrant (the organiser's routes) and
+one finished (its stream: a live stream would stay open while play goes on).
 The rest keep their made-up ids and generated credentials, so the 401, 403
 and 404 answers stay fuzzed too. Which target a case gets depends only on
 the case's generated data: seeded runs pick the same targets every time.
@@ -47,6 +48,8 @@ REAL_ID = re.compile(r"^(t-)?[0-9a-f]{16}$")
 # Per route family, the targets a case may be aimed at; None keeps its made-up id.
 GAME_AIMS = (None, "waiting", "playing", "finished")
 TOURNAMENT_AIMS = (None, "registering", "running", "running_entrant")
+# A live stream stays open while its game or tournament goes on: streams are aimed only at finished ones.
+STREAM_AIMS = {"id": (None, "finished"), "tournament_id": (None, "finished_tournament")}
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,11 @@ def make_targets(http: _Http) -> dict[str, Target]:
         http.call("POST", f"/tournaments/{running['id']}/register", {"bot": "random"}, organiser)
     http.call("POST", f"/tournaments/{running['id']}/start", token=organiser)
     round_one = {"tournament_id": running["id"], "round_number": 1}
+    # All bots: it plays to its end by itself (at once with inline jobs; soon on a live service).
+    over = http.call("POST", "/tournaments", {"game": "zop-zoo", "rounds": 1})
+    for _ in range(2):
+        http.call("POST", f"/tournaments/{over['id']}/register", {"bot": "random"}, over["organiser_token"])
+    http.call("POST", f"/tournaments/{over['id']}/start", token=over["organiser_token"])
     return {
         "waiting": Target({"id": waiting["id"]}, waiting["seats"][0]["token"]),
         "playing": Target({"id": playing["id"]}, _to_act(http, playing)),
@@ -110,6 +118,7 @@ def make_targets(http: _Http) -> dict[str, Target]:
         "registering": Target({"tournament_id": registering["id"]}, registering["organiser_token"]),
         "running": Target(round_one, organiser),
         "running_entrant": Target(round_one, entrant["token"]),
+        "finished_tournament": Target({"tournament_id": over["id"]}, None),
     }
 
 
@@ -180,6 +189,8 @@ def _aim(case: Any) -> str | None:
         return None
     if isinstance(named, str) and REAL_ID.match(named):
         return None
+    if case.operation.path.endswith("/stream"):
+        aims = STREAM_AIMS["tournament_id" if "tournament_id" in path else "id"]
     # From the case's generated data only, so that seeded runs aim the same way every time.
     return aims[_crc(case.operation.label, sorted(path.items()), case.query, _plain(case.body)) % len(aims)]
 
