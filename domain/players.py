@@ -104,20 +104,24 @@ _RESERVED_PREFIX_SKELETONS = tuple(skeleton(prefix) for prefix in RESERVED_PREFI
 _RESERVED_NAME_SKELETONS = frozenset(skeleton(name) for name in RESERVED_NAMES)
 
 
-def check_name(name: str) -> None:
-    """Refuse a person's name (a guest's seat or entrant name, or a handle) that the service keeps for itself."""
+def check_name(name: str, *, handle: bool = False) -> None:
+    """Refuse a person's name that the service keeps for itself: a reserved prefix for anyone (a guest's seat or
+    entrant name, a handle), and the bare reserved names for a handle only.
+
+    A guest's name labels one seat and rates nothing, so "Player" (the page's default name) will do there;
+    an account's handle is its name everywhere, so it may not be `admin` or `system` either.
+    """
     looks = skeleton("".join(name.split()))  # `bot :x` and `bоt:x` (a Cyrillic `о`) look like `bot:x`
-    if looks in _RESERVED_NAME_SKELETONS or looks.startswith(_RESERVED_PREFIX_SKELETONS):
-        raise HandleReserved(
-            f"{name!r} is a name the service keeps for itself", reserved=[*RESERVED_PREFIXES, *sorted(RESERVED_NAMES)]
-        )
+    if looks.startswith(_RESERVED_PREFIX_SKELETONS) or (handle and looks in _RESERVED_NAME_SKELETONS):
+        reserved = [*RESERVED_PREFIXES, *(sorted(RESERVED_NAMES) if handle else [])]
+        raise HandleReserved(f"{name!r} is a name the service keeps for itself", reserved=reserved)
 
 
 def check_handle(handle: str) -> Handle:
     """Return a new account's handle with its normal form and skeleton, or raise why it cannot be one."""
     normal = normalise(handle)
     low, high = HANDLE_LENGTH
-    check_name(handle)
+    check_name(handle, handle=True)
     if not low <= len(normal) <= high or not _HANDLE.match(normal):
         raise InvalidHandle(
             f"a handle is {low} to {high} letters, digits, '_', '-' or '.', beginning and ending with a letter "
