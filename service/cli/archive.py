@@ -139,7 +139,7 @@ def _audit(
     if report.ok:
         # What is printed is what the chain says, not the header.
         chained = identity(events)
-        seats = ", ".join(seat["name"] or f"bot:{seat['bot']}" for seat in chained["seats"])
+        seats = ", ".join(map(_seat_label, chained["seats"]))
         print(
             f"PASS {chained['game']} {_shown(chained['id'])} (rules {chained['rules_version']}, {chained['dealing']} dealing,"
             f" seats {seats}, options {json.dumps(chained['options'], sort_keys=True)}): {report.events} events;"
@@ -157,6 +157,15 @@ def signed_by(check: SignatureCheck) -> str:
     if check.status == PRESENT:
         return f"signed by key {check.key_id} (not verified: give --key)"
     return "unsigned"
+
+
+def _seat_label(seat: dict[str, Any]) -> str:
+    """Name a seat as the chain does: an account by its id (its handle is never chained), a bot by kind, a guest."""
+    if seat.get("player") is not None:
+        return f"player {seat['player']}"
+    if seat.get("bot") is not None:
+        return f"bot:{seat['bot']}"
+    return str(seat.get("name"))
 
 
 def _shown(game_id: object) -> str:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from domain.audit import audit_export
+from service.cli import main
 from service.errors import HandleTaken
 from tests.support.openapi import check_response
 
@@ -99,7 +102,9 @@ def test_a_guest_still_plays_by_name(client):
     assert "player" not in created.json["seats"][0]
 
 
-def test_an_account_games_export_names_the_account_by_id_and_audits_with_its_header(client, fake_services):
+def test_an_account_games_export_names_the_account_by_id_and_audits_with_its_header(
+    client, fake_services, tmp_path, capsys
+):
     ann = register(client, "Ann")
     created = client.post("/games", json={"game": "toy", "seats": [{"player_token": ann["token"]}, {"bot": "random"}]})
     token = {"Authorization": f"Bearer {created.json['seats'][0]['token']}"}
@@ -113,6 +118,11 @@ def test_an_account_games_export_names_the_account_by_id_and_audits_with_its_hea
     assert "Ann" not in exported.get_data(as_text=True)  # the handle is not in the chain, nor in its file
     assert audit_export(header, events).ok
     assert not audit_export({**header, "seats": [{**header["seats"][0], "player": "p-0000000000000000"}]}, events).ok
+    path = tmp_path / f"{game_id}.ndjson"
+    path.write_text("".join(json.dumps(line) + "\n" for line in (header, *events)))
+    capsys.readouterr()
+    assert main(["audit", str(path)]) == 0
+    assert f"seats player {ann['id']}, bot:random" in capsys.readouterr().out
 
 
 def test_a_lost_race_for_a_handle_leaves_no_second_account(fake_services):
