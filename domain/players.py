@@ -17,7 +17,8 @@ Some prefixes are the service's: `bot:` names a bot program's rating, and
 `player:` an account's. A person may not take a name that begins with one,
 in any case or look-alike spelling, as a handle or as a guest's seat or
 entrant name (`check_name`); `system` and `admin` are not names for people
-either.
+either, nor `erased`: it is what every view shows in place of the handle of an
+account whose player erased it (`ERASED`), so no live account may look like one.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ HANDLE_LENGTH = (3, 24)
 # What a handle is made of, once normalised: letters and digits of any script, and `_ - .` between them.
 _HANDLE = re.compile(r"^[^\W_](?:[\w.\-]*[^\W_])?$")
 RESERVED_PREFIXES = ("bot:", "player:", "system:", "admin:")
-RESERVED_NAMES = frozenset({"system", "admin", "bot", "player"})
+# What every view shows where an erased account's handle was (the account's id stays, in the chains too).
+ERASED = "erased"
+RESERVED_NAMES = frozenset({"system", "admin", "bot", "player", ERASED})
 
 # Look-alikes of Latin letters (lower case: the skeleton is taken of the case-folded handle).
 _CONFUSABLE_LETTERS = {

@@ -135,13 +135,17 @@ class GameService:
         if idempotency_key:
             # The first attempt's tokens and seed win, so a retry after a crash
             # anywhere below completes the same game instead of starting another.
-            fingerprint = _fingerprint([game_type, list(seats), dict(options), client_seed])
+            # Neither the record nor its fingerprint holds a handle (an erasure would leave it behind):
+            # an account's seat is its id, and the answer names it by the handle of this request.
+            fingerprint = _fingerprint([game_type, [_unnamed(spec) for spec in seats], dict(options), client_seed])
             first = self.store.claim_creation(
-                idempotency_key, {"id": game_id, "fingerprint": fingerprint, "tokens": tokens, "seed": seed}
+                idempotency_key,
+                {"id": game_id, "fingerprint": fingerprint, "tokens": [_unnamed(t) for t in tokens], "seed": seed},
             )
             if first["fingerprint"] != fingerprint:
                 raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
-            game_id, tokens, seed = first["id"], first["tokens"], first["seed"]
+            game_id, seed = first["id"], first["seed"]
+            tokens = [_seat_token(t["seat"], seats[t["seat"]], t["token"]) for t in first["tokens"]]
             where = self.store.archived(game_id)
             if where is not None:
                 # The first attempt's game was played, finished and archived: a retry must not start it again.
@@ -216,7 +220,8 @@ class GameService:
         if idempotency_key:
             # The token is kept with the key (beside the seed, never in an event) so a lost 201 is not a lost seat.
             idempotency = Idempotency(
-                f"join:{idempotency_key}", lambda first, last: {**taken, "version": last, "fingerprint": fingerprint}
+                f"join:{idempotency_key}",
+                lambda first, last: {**_unnamed(taken), "version": last, "fingerprint": fingerprint},
             )
         try:
             outcome = self.commands.run(game_id, take_seat, optimistic=True, idempotency=idempotency)
@@ -225,9 +230,9 @@ class GameService:
             prior = self.store.prior_result(game_id, idempotency.key) if idempotency else None
             if prior is None:
                 raise
-            return self._with_receipts(self.repository.cached(game_id), [_joined(prior, fingerprint)])[0]
+            return self._with_receipts(self.repository.cached(game_id), [_joined(prior, fingerprint, handle)])[0]
         if outcome.prior is not None:
-            return self._with_receipts(outcome.after, [_joined(outcome.prior, fingerprint)])[0]
+            return self._with_receipts(outcome.after, [_joined(outcome.prior, fingerprint, handle)])[0]
         self._settle(outcome)
         return self._with_receipts(outcome.after, [taken], outcome.events)[0]
 
@@ -465,14 +470,21 @@ def _command_seats(
     return command_seats
 
 
-def _joined(prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
-    """Return a join's first result to its retry, if the retry is of the same request."""
+def _joined(prior: Mapping[str, Any], fingerprint: str, handle: str | None) -> dict[str, Any]:
+    """Return a join's first result to its retry, if the retry is of the same request (an account's by `handle`)."""
     if prior.get("fingerprint") != fingerprint:
         raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
-    joined = {"seat": prior["seat"], "name": prior["name"], "token": prior["token"]}
+    joined = {"seat": prior["seat"], "name": prior.get("name"), "token": prior["token"]}
     if prior.get("player") is not None:
-        joined["player"] = prior["player"]
+        joined.update(name=handle, player=prior["player"])
     return joined
+
+
+def _unnamed(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a seat spec or answer line as it may be kept: an account's by its id alone, without its handle."""
+    if entry.get("player") is None:
+        return dict(entry)
+    return {key: value for key, value in entry.items() if key not in ("name", "handle")}
 
 
 def _human(spec: Mapping[str, Any]) -> bool:

@@ -4,6 +4,11 @@ An account proves that the same client holds the same token, nothing more:
 not that a person is real, nor that two accounts are two people (see
 docs/threat-model.md). It is what binds a seat, a rating and a tournament
 place to someone, instead of a typed name anyone can type again.
+
+A player may erase their account (docs/players.md, "Erasing your account"):
+the handle and the token's hash go, the id stays as a tombstone, in the
+chains and behind the ratings, and every view shows `domain.players.ERASED`
+where the handle was. The handle is free to register again, as a new account.
 """
 
 from __future__ import annotations
@@ -71,6 +76,22 @@ class PlayerService:
         if account is None:
             raise PlayerNotFound(player_id)
         return account
+
+    def erased(self, player_id: str) -> bool:
+        """Tell whether an account was erased (its id then names a tombstone)."""
+        return player_id.startswith("p-") and self.accounts.erased(player_id)
+
+    def erase(self, token: str) -> str:
+        """Erase the account a player token proves: its handle and its token go, its id stays; return the id."""
+        player_id = self.authenticate(token).id
+        self.accounts.erase(player_id)
+        return player_id
+
+    def erase_by_id(self, player_id: str) -> None:
+        """Erase an account by id, as an operator does; an erased one again finishes an erasure cut short."""
+        if not self.erased(player_id):
+            self.get(player_id)  # 404 for no such account
+        self.accounts.erase(player_id)
 
     def handles(self, player_ids: Iterable[str]) -> dict[str, str]:
         """Return the handle of each account among `player_ids` (for display; the chain holds ids only)."""

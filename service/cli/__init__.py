@@ -8,7 +8,7 @@ import os
 import sys
 
 from service.adapters.connections import ConfigError
-from service.cli import archive, bundles, keys, monitor, tournament
+from service.cli import archive, bundles, keys, monitor, players, tournament
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     bundles.add_parsers(commands)
     keys.add_parsers(commands)
     monitor.add_parser(commands)
+    players.add_parser(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -57,6 +58,8 @@ def _run(args: argparse.Namespace) -> int:
         return bundles.run(args)
     if args.command == "keys":
         return keys.run(args)
+    if args.command == "players":
+        return players.run(args)
     return 2
 
 

@@ -190,7 +190,8 @@ def _replay(path: str, at: int | None, seat: int | None) -> int:
     return 0
 
 
-def _services() -> Services:
+def store_services() -> Services:
+    """Return the services on the store at REDIS_URL (a command on the embedded store would change nothing)."""
     from service.adapters.connections import rq_url
     from service.bootstrap import build_from_urls
 
@@ -203,7 +204,7 @@ def _services() -> Services:
 def _import(path: str) -> int:
     lines = export_lines(path)
     try:
-        game_id = _services().archive.import_lines(lines)
+        game_id = store_services().archive.import_lines(lines)
     except ExportFormatError:
         raise
     except (DomainError, ServiceError) as error:
@@ -215,7 +216,7 @@ def _import(path: str) -> int:
 
 def _archive(game_id: str, path: str) -> int:
     try:
-        lines = _services().archive.archive_to(game_id, path)
+        lines = store_services().archive.archive_to(game_id, path)
     except GameNotFound:
         print(f"no game {game_id}", file=sys.stderr)
         return 1
@@ -240,7 +241,7 @@ def _archive_command(args: argparse.Namespace) -> int:
         print("menagerie archive: --finished-before takes a number of days, 0 or more", file=sys.stderr)
         return 2
     before = datetime.now(UTC) - timedelta(days=args.finished_before)
-    run = _services().archive.archive_finished(args.to, before)
+    run = store_services().archive.archive_finished(args.to, before)
     print(
         f"archived {len(run.archived)} games to {os.path.abspath(args.to)}; left {run.recent} that ended since"
         f" {before.isoformat(timespec='seconds')}, {run.in_play} in play, {run.held} for tournaments in play"

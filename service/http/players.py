@@ -1,11 +1,12 @@
-"""The player routes: register an account (its token is in this one answer), look one up."""
+"""The player routes: register an account (its token is in this one answer), look one up, erase one's own."""
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
-from service.http.requests import body, services
+from service.errors import MissingToken
+from service.http.requests import bearer_token, body, services
 from service.http.schemas import REGISTER_PLAYER
 
 players = Blueprint("players", __name__)
@@ -19,8 +20,23 @@ def register_player() -> ResponseReturnValue:
     return jsonify({"id": account.id, "handle": account.handle, "token": token}), 201
 
 
+@players.delete("/players/me")
+def erase_player() -> ResponseReturnValue:
+    """Erase the account the player token proves: its handle and token go; answer its tombstone."""
+    token = bearer_token()
+    if token is None:
+        raise MissingToken("this route needs Authorization: Bearer <player token>")
+    return jsonify(_tombstone(services().players.erase(token)))
+
+
 @players.get("/players/<player_id>")
 def get_player(player_id: str) -> ResponseReturnValue:
-    """Return an account's public facts: its id and handle."""
+    """Return an account's public facts: its id and handle (an erased account's tombstone)."""
+    if services().players.erased(player_id):
+        return jsonify(_tombstone(player_id))
     account = services().players.get(player_id)
     return jsonify({"id": account.id, "handle": account.handle})
+
+
+def _tombstone(player_id: str) -> dict[str, object]:
+    return {"id": player_id, "handle": None, "erased": True}

@@ -55,7 +55,7 @@ def test_names_the_service_keeps_are_refused_in_any_spelling(name):
         check_handle(name)
 
 
-@pytest.mark.parametrize("name", ["system", "Admin", "player", "BOT"])
+@pytest.mark.parametrize("name", ["system", "Admin", "player", "BOT", "Erased", "erasеd"])
 def test_the_bare_reserved_names_are_refused_as_handles_but_not_as_a_guests_label(name):
     with pytest.raises(HandleReserved):
         check_handle(name)

@@ -131,3 +131,18 @@ def test_a_lost_race_for_a_handle_leaves_no_second_account(fake_services):
         fake_services.players.register("Ann")
     keys = {key.decode() for key in fake_services.redis.keys(f"{fake_services.prefix}:player:*")}
     assert keys == {f"{fake_services.prefix}:player:{first.id}"}
+
+
+def test_a_retried_create_and_join_of_an_account_seat_answer_with_its_handle(client):
+    # The kept first answers hold the account's id only (tests/service/test_erasure.py looks for the handle).
+    ann = register(client, "Quokka")
+    create = {"game": "toy", "seats": [{"player_token": ann["token"]}, {"bot": "random"}]}
+    created = [client.post("/games", json=create, headers={"Idempotency-Key": "c" * 30}).json for _ in range(2)]
+    assert created[0]["seats"] == created[1]["seats"] and created[1]["seats"][0]["name"] == "Quokka"
+    game = client.post("/games", json={"game": "toy", "seats": [{"name": "guest"}, {}]}).json
+    join = {"player_token": ann["token"]}
+    joined = [
+        client.post(f"/games/{game['id']}/join", json=join, headers={"Idempotency-Key": "j" * 30}).json
+        for _ in range(2)
+    ]
+    assert joined[0] == joined[1] and joined[1]["name"] == "Quokka" and joined[1]["player"] == ann["id"]
