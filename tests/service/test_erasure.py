@@ -12,6 +12,7 @@ from domain.players import skeleton
 from service.bootstrap import Services
 from service.cli import main as menagerie
 from service.http import create_app
+from tests.service.test_streams import sse
 from tests.support.openapi import check_response
 from tests.support.services import REAL_REDIS
 
@@ -85,7 +86,8 @@ def played(services: Services) -> dict[str, Any]:
     play_out(client, table["game_id"], {table["seat"]: auth(table["token"])})
     assert client.get(f"/tournaments/{tournament['id']}").json["status"] == "finished"
     assert traces_in_store(services), "the scan finds the handle while the account holds it"
-    return {"client": client, "ann": ann, "game": created["id"], "tournament": tournament["id"]}
+    seat = auth(created["seats"][0]["token"])
+    return {"client": client, "ann": ann, "game": created["id"], "seat": seat, "tournament": tournament["id"]}
 
 
 def erase(client, token: str) -> Any:
@@ -105,6 +107,10 @@ def test_an_erased_account_shows_as_erased_everywhere_and_its_token_proves_nothi
     assert again.status_code == 401 and again.json["error"]["code"] == "unknown_player_token"
     seat = client.get(f"/games/{played['game']}").json["seats"][0]
     assert seat["name"] == "erased" and seat["player"] == ann["id"]
+    stream = client.get(f"/games/{played['game']}/stream?view=true", headers=played["seat"])
+    views = [message["data"] for message in sse(stream.response) if message["event"] == "view"]
+    stream.close()
+    assert views and views[0]["seats"][0]["name"] == "erased"
     entrant = client.get(f"/tournaments/{played['tournament']}").json["players"][0]
     assert entrant["name"] == "erased" and entrant["player"] == ann["id"]
     standings = client.get(f"/tournaments/{played['tournament']}/standings", headers={"Accept": "text/csv"})
