@@ -1,4 +1,4 @@
-"""The player routes: register an account (its token is in this one answer), look one up, erase one's own."""
+"""The player routes: register an account (its token is in this one answer), look one up, read or erase one's own."""
 
 from __future__ import annotations
 
@@ -20,13 +20,17 @@ def register_player() -> ResponseReturnValue:
     return jsonify({"id": account.id, "handle": account.handle, "token": token}), 201
 
 
+@players.get("/players/me")
+def get_own_player() -> ResponseReturnValue:
+    """Return the account the player token proves: its id and handle."""
+    account = services().players.authenticate(_player_token())
+    return jsonify({"id": account.id, "handle": account.handle})
+
+
 @players.delete("/players/me")
 def erase_player() -> ResponseReturnValue:
     """Erase the account the player token proves: its handle and token go; answer its tombstone."""
-    token = bearer_token()
-    if token is None:
-        raise MissingToken("this route needs Authorization: Bearer <player token>")
-    return jsonify(_tombstone(services().players.erase(token)))
+    return jsonify(_tombstone(services().players.erase(_player_token())))
 
 
 @players.get("/players/<player_id>")
@@ -36,6 +40,13 @@ def get_player(player_id: str) -> ResponseReturnValue:
         return jsonify(_tombstone(player_id))
     account = services().players.get(player_id)
     return jsonify({"id": account.id, "handle": account.handle})
+
+
+def _player_token() -> str:
+    token = bearer_token()
+    if token is None:
+        raise MissingToken("this route needs Authorization: Bearer <player token>")
+    return token
 
 
 def _tombstone(player_id: str) -> dict[str, object]:

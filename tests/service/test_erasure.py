@@ -178,9 +178,15 @@ def test_erasing_without_a_player_token_is_a_401_that_changes_nothing(client, fa
 
 def test_erasing_twice_is_a_401_the_token_is_gone(client):
     ann = client.post("/players", json={"handle": "ann"}).json
+    mine = client.get("/players/me", headers=auth(ann["token"]))
+    check_response("/players/me", "get", mine)
+    assert mine.json == {"id": ann["id"], "handle": "ann"}
     assert erase(client, ann["token"]).status_code == 200
     twice = erase(client, ann["token"])
     assert twice.status_code == 401 and twice.json["error"]["code"] == "unknown_player_token"
+    gone = client.get("/players/me", headers=auth(ann["token"]))
+    check_response("/players/me", "get", gone)
+    assert gone.status_code == 401 and gone.json["error"]["code"] == "unknown_player_token"
 
 
 def test_an_erasure_cut_short_is_finished_by_erasing_again(fake_services):
