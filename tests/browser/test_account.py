@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
+from typing import Any
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from tests.browser.support import play_to_end, wait
+from tests.browser.support import play_to_end, post, wait
 
 PLAYER_TOKEN = re.compile(r"p-[0-9a-f]{16}\.[0-9a-f]{32}")
 
@@ -102,3 +105,40 @@ def test_a_reserved_or_lookalike_handle_is_refused_in_words_and_nothing_is_kept(
 
     assert driver.execute_script("return localStorage.getItem('menagerie:account')") is None
     assert driver.find_elements(By.ID, "your-name")  # still a guest: the form asks for a name
+
+
+def get(base_url: str, path: str) -> dict[str, Any]:
+    """GET JSON from the API directly (checking what the page did)."""
+    with urllib.request.urlopen(base_url + path) as response:
+        found: dict[str, Any] = json.load(response)
+        return found
+
+
+def test_an_account_joins_an_open_seat_and_registers_for_a_tournament_as_itself(browser, base_url: str) -> None:
+    game = post(base_url, "/games", {"game": "bloede-kuh", "seats": [{"name": "Cid"}, {}, {"bot": "heuristic"}]})
+    cup = post(
+        base_url, "/tournaments", {"game": "animals-on-board", "rounds": 1, "format": "round-robin", "table_sizes": [2]}
+    )
+    driver = browser()
+    driver.get(f"{base_url}/#/")
+    open_account(driver, "Bob")
+    wait(driver).until(EC.presence_of_element_located((By.ID, "playing-as")))
+    bob = json.loads(driver.execute_script("return localStorage.getItem('menagerie:account')"))
+
+    driver.get(f"{base_url}/#/join/{game['id']}")
+    form = wait(driver).until(EC.presence_of_element_located((By.ID, "join-form")))
+    assert "Playing as Bob" in form.text
+    assert not form.find_elements(By.ID, "join-name")
+    form.find_element(By.ID, "join-button").click()
+
+    wait(driver).until(lambda d: "Bob (you)" in d.find_element(By.TAG_NAME, "main").text)
+    assert get(base_url, f"/games/{game['id']}")["seats"][1]["player"] == bob["id"]
+
+    driver.get(f"{base_url}/#/tournament/{cup['id']}")
+    form = wait(driver).until(EC.presence_of_element_located((By.ID, "register-form")))
+    assert "Playing as Bob" in form.text
+    form.find_element(By.ID, "register-button").click()
+
+    wait(driver).until(EC.text_to_be_present_in_element((By.ID, "your-games"), "You are registered"))
+    [entrant] = get(base_url, f"/tournaments/{cup['id']}")["players"]
+    assert (entrant["name"], entrant["player"]) == ("Bob", bob["id"])
