@@ -142,3 +142,21 @@ def test_an_account_joins_an_open_seat_and_registers_for_a_tournament_as_itself(
     wait(driver).until(EC.text_to_be_present_in_element((By.ID, "your-games"), "You are registered"))
     [entrant] = get(base_url, f"/tournaments/{cup['id']}")["players"]
     assert (entrant["name"], entrant["player"]) == ("Bob", bob["id"])
+
+    driver.get(f"{base_url}/#/")
+    wait(driver).until(EC.element_to_be_clickable((By.ID, "sign-out"))).click()
+    driver.switch_to.alert.dismiss()  # changed their mind: the account stays
+    assert "Playing as Bob" in driver.find_element(By.ID, "playing-as").text
+    assert json.loads(driver.execute_script("return localStorage.getItem('menagerie:account')")) == bob
+
+
+def test_the_account_panel_speaks_the_page_language(browser, base_url: str) -> None:
+    driver = browser(lang="fr-FR")
+    driver.get(f"{base_url}/#/")
+
+    panel = wait(driver).until(EC.presence_of_element_located((By.ID, "account")))
+    assert panel.find_element(By.TAG_NAME, "h2").text == "Compte"
+    open_account(driver, "system")
+
+    error = wait(driver).until(EC.visibility_of_element_located((By.ID, "account-error")))
+    assert error.text.startswith("Ce pseudo appartient au service")
