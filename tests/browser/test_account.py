@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from selenium.webdriver.common.by import By
@@ -12,7 +13,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from tests.browser.support import play_to_end, post, wait
+from tests.browser.support import play_to_end, post, screenshot, wait
 
 PLAYER_TOKEN = re.compile(r"p-[0-9a-f]{16}\.[0-9a-f]{32}")
 
@@ -47,7 +48,7 @@ def create_as_account(driver: WebDriver, game: str, seats: list[str], options: d
 
 
 def test_an_account_plays_a_rated_game_sees_its_rating_signs_out_and_comes_back_with_its_token(
-    browser, base_url: str
+    browser, base_url: str, screens: Path
 ) -> None:
     driver = browser()
     driver.get(f"{base_url}/#/")
@@ -58,6 +59,7 @@ def test_an_account_plays_a_rated_game_sees_its_rating_signs_out_and_comes_back_
     assert PLAYER_TOKEN.fullmatch(shown)
     assert "Playing as Ann" in driver.find_element(By.ID, "playing-as").text
     assert "Not rated yet" in wait(driver).until(EC.presence_of_element_located((By.ID, "your-rating"))).text
+    screenshot(driver, screens, "account-registered")
     driver.find_element(By.ID, "account-token-saved").click()
     wait(driver).until(EC.invisibility_of_element_located((By.ID, "account-token")))
 
@@ -75,6 +77,7 @@ def test_an_account_plays_a_rated_game_sees_its_rating_signs_out_and_comes_back_
         EC.presence_of_element_located((By.CSS_SELECTOR, f'#your-seats li[data-game="{game_id}"]'))
     )
     assert seat.find_element(By.CLASS_NAME, "status").text == "finished"
+    screenshot(driver, screens, "account-rated")
 
     driver.find_element(By.ID, "sign-out").click()
     driver.switch_to.alert.accept()
