@@ -108,6 +108,11 @@ function tabStore(kind) {
     forget(id) {
       sessionStorage.removeItem(`menagerie:${kind}:${id}`);
     },
+    /** Every kept `[id, info]`, in no particular order. */
+    all() {
+      const prefix = `menagerie:${kind}:`;
+      return Object.keys(sessionStorage).filter((key) => key.startsWith(prefix)).map((key) => [key.slice(prefix.length), this.get(key.slice(prefix.length))]).filter(([, info]) => info);
+    },
   };
 }
 
@@ -198,6 +203,7 @@ export async function allEvents(gameId, token = null) {
 /** Say what an API error means for a player, in one sentence. */
 export function explain(err) {
   if (!(err instanceof ApiError)) return String(err && err.message ? err.message : err);
+  if (err.code === "unknown_player_token") return t("error.unknown_player_token");
   switch (err.status) {
     case 409:
       return t("error.409");

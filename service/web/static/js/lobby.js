@@ -1,4 +1,5 @@
 // The lobby: game types and their options, a new game with you, bots and open seats, joining by link, the games.
+import {account, accountPanel, playingAs, sitterAs} from "./account.js";
 import {api, entropyFor, explain, keepSeatReceipt, newKey, seats} from "./api.js";
 import {seatName} from "./context.js";
 import {h, mount, pretty} from "./dom.js";
@@ -22,6 +23,7 @@ export async function lobby(main) {
   mount(
     main,
     h("h1", {}, t("lobby.title")),
+    accountPanel(() => lobby(main)),
     h("div", {class: "columns"}, newGameForm(types), h("div", {}, joinForm(), findForms(types))),
     h("section", {class: "panel"}, h("h2", {}, t("lobby.games")),
       h("button", {type: "button", class: "secondary", onclick: () => loadGames(list)}, t("lobby.refresh")), list),
@@ -76,7 +78,8 @@ function newGameForm(types) {
   const form = h("form", {class: "panel", id: "new-game", "aria-labelledby": "new-game-title"},
     h("h2", {id: "new-game-title"}, t("lobby.new-game")),
     h("div", {class: "field"}, h("label", {for: "game-type"}, t("lobby.game")), typeSelect),
-    h("div", {class: "field"}, h("label", {for: "your-name"}, t("lobby.your-name")), nameInput),
+    // With an account kept, your seat is the account's: its handle names it, not a typed name.
+    account() ? playingAs() : h("div", {class: "field"}, h("label", {for: "your-name"}, t("lobby.your-name")), nameInput),
     h("div", {class: "field"}, h("label", {for: "seat-count"}, t("lobby.seats")), countInput),
     seatList,
     h("div", {class: "field"}, h("label", {for: "option-clock"}, t("lobby.clock")), clockSelect,
@@ -87,13 +90,15 @@ function newGameForm(types) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const type = typeOf();
-    const name = nameInput.value.trim() || t("lobby.default-name");
-    localStorage.setItem(NAME_KEY, name);
+    const signedIn = account();
+    const name = signedIn ? signedIn.handle : nameInput.value.trim() || t("lobby.default-name");
+    if (!signedIn) localStorage.setItem(NAME_KEY, name);
     const kinds = [...seatList.querySelectorAll("select")].map((s) => s.value);
     let human = 0;
     // Only the first "You" seat is yours here; further ones are seats for friends, named after you with a number.
-    // Your own seat adds entropy to the deal (the friends' seats you name here are yours to hand out).
-    const seatSpecs = kinds.map((k) => (k === "you" ? (human++ ? {name: `${name} ${human}`} : {name, entropy: entropyFor(createKey)}) : k === "open" ? {} : {bot: k.slice(4)}));
+    // Your own seat adds entropy to the deal (the friends' seats you name here are yours to hand out),
+    // and is your account's when one is kept (the friends' seats are guests then).
+    const seatSpecs = kinds.map((k) => (k === "you" ? (human++ ? {name: `${name} ${human}`} : {...sitterAs(name), entropy: entropyFor(createKey)}) : k === "open" ? {} : {bot: k.slice(4)}));
     let body;
     try {
       body = {game: type.id, seats: seatSpecs, options: readOptions(type, options)};
@@ -271,24 +276,25 @@ export async function joinScreen(main, id) {
     return null;
   }
   const nameInput = h("input", {id: "join-name", required: true, maxlength: 40, value: localStorage.getItem(NAME_KEY) || ""});
+  const signedIn = account();
   const message = h("p", {class: "error", role: "alert"});
   const form = h("form", {class: "panel", id: "join-form"}, h("h1", {}, t("join.title")),
     h("p", {}, t("join.game"), " ", h("code", {}, id)),
-    h("div", {class: "field"}, h("label", {for: "join-name"}, t("lobby.your-name")), nameInput),
+    signedIn ? playingAs() : h("div", {class: "field"}, h("label", {for: "join-name"}, t("lobby.your-name")), nameInput),
     h("button", {type: "submit", id: "join-button"}, t("join.take")), " ", h("a", {href: `#/game/${id}`}, t("join.watch")), message);
   let joinKey = newKey();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const name = nameInput.value.trim();
+    const name = signedIn ? signedIn.handle : nameInput.value.trim();
     if (!name) {
       message.textContent = t("form.enter-name");
       return;
     }
-    localStorage.setItem(NAME_KEY, name);
+    if (!signedIn) localStorage.setItem(NAME_KEY, name);
     try {
       const sent = entropyFor(joinKey);
-      const taken = await api("POST", `/games/${id}/join`, {body: {name, entropy: sent}, key: joinKey});
-      seats.put(id, {token: taken.token, seat: taken.seat, name});
+      const taken = await api("POST", `/games/${id}/join`, {body: {...sitterAs(name), entropy: sent}, key: joinKey});
+      seats.put(id, {token: taken.token, seat: taken.seat, name: taken.name || name});
       // Your seat's SeatTaken is your receipt: in a shared deal it must hold the entropy you sent.
       const {dealing} = await api("GET", `/games/${id}`);
       if (!keepSeatReceipt(id, taken.receipt, sent, dealing)) {
@@ -302,6 +308,6 @@ export async function joinScreen(main, id) {
     }
   });
   mount(main, form);
-  nameInput.focus();
+  if (!signedIn) nameInput.focus();
   return null;
 }

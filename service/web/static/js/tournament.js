@@ -1,4 +1,5 @@
 // Tournaments (standings, rounds, tables with their games) and the rating table of each game.
+import {account, playingAs, sitterAs} from "./account.js";
 import {api, entries, entropyFor, explain, keepSeatReceipt} from "./api.js";
 import {h, mount} from "./dom.js";
 import {GAMES, gameModule} from "./games/index.js";
@@ -78,20 +79,22 @@ export async function tournament(main, id) {
   function registerForm(typed, dealing) {
     const input = h("input", {id: "entrant-name", required: true, maxlength: 40, autocomplete: "nickname", value: typed || localStorage.getItem("menagerie:name") || ""});
     const message = h("p", {class: "error", role: "alert"});
+    const signedIn = account();
+    // With an account kept, the place is the account's (rated): its handle names it, not a typed name.
     const form = h("form", {class: "panel", id: "register-form"}, h("h2", {}, t("cup.register-title")),
-      h("div", {class: "field"}, h("label", {for: "entrant-name"}, t("lobby.your-name")), input),
+      signedIn ? playingAs() : h("div", {class: "field"}, h("label", {for: "entrant-name"}, t("lobby.your-name")), input),
       h("button", {type: "submit", id: "register-button"}, t("cup.register")), message);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
-      const name = input.value.trim();
+      const name = signedIn ? signedIn.handle : input.value.trim();
       if (!name) {
         message.textContent = t("form.enter-name");
         return;
       }
       try {
         const sent = entropyFor(`register:${id}:${name}`);
-        const entry = await api("POST", `/tournaments/${encodeURIComponent(id)}/register`, {body: {name, entropy: sent}});
-        localStorage.setItem("menagerie:name", name);
+        const entry = await api("POST", `/tournaments/${encodeURIComponent(id)}/register`, {body: {...sitterAs(name), entropy: sent}});
+        if (!signedIn) localStorage.setItem("menagerie:name", name);
         entries.put(id, {token: entry.token, entrant: entry.entrant, name: entry.name});
         // The registration's receipt: its PlayerRegistered must hold the entropy sent (in a shared tournament).
         if (!keepSeatReceipt(id, entry.receipt, sent, dealing)) {
