@@ -120,6 +120,11 @@ def list_games() -> ResponseReturnValue:
             listed.append(s.archive.listed(game_id))  # an archived game too, as it was archived
         except GameNotFound:
             continue
+    # An account's seat is named by its handle, looked up (the chain holds the id): one read for the page.
+    seats = [seat for line in listed for seat in line.get("seats", []) if seat.get("player") is not None]
+    handles = s.players.handles({seat["player"] for seat in seats}) if seats else {}
+    for seat in seats:
+        seat["name"] = handles.get(seat["player"], seat["name"])
     return jsonify({"games": listed, "next": older or None})
 
 

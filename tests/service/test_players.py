@@ -146,3 +146,11 @@ def test_a_retried_create_and_join_of_an_account_seat_answer_with_its_handle(cli
         for _ in range(2)
     ]
     assert joined[0] == joined[1] and joined[1]["name"] == "Quokka" and joined[1]["player"] == ann["id"]
+
+
+def test_the_lobby_names_an_accounts_seat_by_its_handle(client):
+    ann = register(client, "Ann")
+    created = client.post("/games", json={"game": "toy", "seats": [{"player_token": ann["token"]}, {"bot": "random"}]})
+    listed = client.get("/games").json["games"]
+    line = next(game for game in listed if game["id"] == created.json["id"])
+    assert line["seats"][0]["name"] == "Ann" and line["seats"][0]["player"] == ann["id"]
