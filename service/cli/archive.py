@@ -20,23 +20,14 @@ from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import replay
 from domain.ids import GAME_ID_FORM, is_game_id
-from domain.receipts import read_receipts
-from domain.results import GAME, PRESENT, VERIFIED, SignatureCheck, Statement
-from domain.transparency.notes import NoteError
+from domain.results import GAME, Statement
 from projections.game import game_view
-from service.adapters.house_keys import KeysError, public_keys_from
-from service.cli import log_reader
+from service.cli import anchors, log_reader
 from service.cli.files import export_lines
 from service.errors import GameNotFound, ServiceError
 
 if TYPE_CHECKING:
     from service.bootstrap import Services
-
-
-KEY_HELP = (
-    "the house's public keys, a file or the service's URL (its /.well-known/menagerie-keys): the result's"
-    " signature must verify with one of them"
-)
 
 
 def add_parsers(commands: Any) -> None:
@@ -56,7 +47,7 @@ def add_parsers(commands: Any) -> None:
         " event's seq and hash, or an answer holding them); fail where the game's log disagrees with any, and on a"
         " file with none",
     )
-    check.add_argument("--key", help=KEY_HELP)
+    check.add_argument("--key", help=anchors.KEY_HELP)
     load = commands.add_parser("import", help="load an exported finished game into the store at REDIS_URL")
     load.add_argument("file")
     keep = commands.add_parser(
@@ -111,31 +102,16 @@ def _audit(
         print(f"{path}: a redacted or unfinished export cannot be audited (its seed is secret)", file=sys.stderr)
         return 1
     try:
-        verifier = public_keys_from(key) if key is not None else None
-    except KeysError as error:
-        print(f"--key {error}", file=sys.stderr)
-        return 2
-    promised = None
-    if receipts is not None:
-        try:
-            with open(receipts, encoding="utf-8") as lines:
-                promised = read_receipts(lines)
-        except ExportFormatError as error:
-            print(f"{receipts}: {error.message}", file=sys.stderr)
-            return 2
-    report = audit_export(head, events, verifier)
-    if report.ok and promised is not None:
-        report = check_receipts(events, promised, report)
-    logged = ""
-    if report.ok and log is not None:
-        try:
-            logged = "; " + log_reader.check_in_log(log, log_key, _final_statement(events))
-        except log_reader.LogAlarm as alarm:
-            print(f"FAIL {head.get('game')} {_shown(head.get('id'))}: the file audits, but {alarm}")
-            return 1
-        except (log_reader.LogUnreadable, NoteError, KeyError, ValueError) as error:
-            print(f"{log}: cannot read the log: {error}", file=sys.stderr)
-            return 2
+        verifier, promised = anchors.audit_inputs(key, receipts)
+        report = audit_export(head, events, verifier)
+        if report.ok and promised is not None:
+            report = check_receipts(events, promised, report)
+        logged = "; " + anchors.in_log(log, log_key, _final_statement(events)) if report.ok and log else ""
+    except anchors.Unusable as error:
+        return anchors.unusable(error)
+    except log_reader.LogAlarm as alarm:
+        print(f"FAIL {head.get('game')} {_shown(head.get('id'))}: the file audits, but {alarm}")
+        return 1
     if report.ok:
         # What is printed is what the chain says, not the header.
         chained = identity(events)
@@ -143,20 +119,11 @@ def _audit(
         print(
             f"PASS {chained['game']} {_shown(chained['id'])} (rules {chained['rules_version']}, {chained['dealing']} dealing,"
             f" seats {seats}, options {json.dumps(chained['options'], sort_keys=True)}): {report.events} events;"
-            f" checked {', '.join(report.checks)}; {signed_by(report.signature)}{logged}"
+            f" checked {', '.join(report.checks)}; {anchors.signed_by(report.signature)}{logged}"
         )
         return 0
     print(f"FAIL {head.get('game')} {_shown(head.get('id'))} at event {report.failed_at}: {report.reason}")
     return 1
-
-
-def signed_by(check: SignatureCheck) -> str:
-    """Say what an audit found of a result's signature, naming the key."""
-    if check.status == VERIFIED:
-        return f"signature verified: signed by house key {check.key_id}"
-    if check.status == PRESENT:
-        return f"signed by key {check.key_id} (not verified: give --key)"
-    return "unsigned"
 
 
 def _seat_label(seat: dict[str, Any]) -> str:

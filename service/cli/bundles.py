@@ -13,15 +13,11 @@ from domain.events import RecordedEvent
 from domain.export import ExportFormatError, is_complete, read_export
 from domain.game import Game, replay
 from domain.ratings import leaderboard, rebuild
-from domain.receipts import read_receipts
 from domain.results import TOURNAMENT, Statement
 from domain.tournament.audit import audit_bundle, check_receipts
 from domain.tournament.bundle import FORMAT as BUNDLE_FORMAT
 from domain.tournament.bundle import read_bundle
-from domain.transparency.notes import NoteError
-from service.adapters.house_keys import KeysError, public_keys_from
-from service.cli import log_reader
-from service.cli.archive import KEY_HELP, signed_by
+from service.cli import anchors, log_reader
 from service.cli.files import export_lines
 
 
@@ -31,7 +27,7 @@ def add_parsers(commands: Any) -> None:
         "audit-tournament", help="audit a tournament bundle (GET /tournaments/{id}/export), offline"
     )
     check.add_argument("file")
-    check.add_argument("--key", help=KEY_HELP)
+    check.add_argument("--key", help=anchors.KEY_HELP)
     check.add_argument(
         "--log",
         metavar="URL|STATE",
@@ -70,46 +66,34 @@ def _audit_tournament(
     path: str, key: str | None = None, log: str | None = None, log_key: str | None = None, receipts: str | None = None
 ) -> int:
     bundle = read_bundle(export_lines(path))
-    try:
-        verifier = public_keys_from(key) if key is not None else None
-    except KeysError as error:
-        print(f"--key {error}", file=sys.stderr)
-        return 2
-    promised = None
-    if receipts is not None:
-        try:
-            with open(receipts, encoding="utf-8") as lines:
-                promised = read_receipts(lines)
-        except ExportFormatError as error:
-            print(f"{receipts}: {error.message}", file=sys.stderr)
-            return 2
-    report = audit_bundle(bundle, verifier=verifier)
-    if report.ok and promised is not None:
-        report = check_receipts(bundle, promised, report)
     name = f"{bundle.head.get('game')} tournament {bundle.head.get('id')}"
-    logged = ""
-    if report.ok and log is not None:
-        # What the log must hold is what the chain says: the id it was created with, its last version and hash.
-        first, last = bundle.events[0], bundle.events[-1]
-        statement = Statement(str(first["data"]["id"]), TOURNAMENT, int(last["seq"]), str(last["hash"])).to_dict()
-        try:
-            logged = "; " + log_reader.check_in_log(log, log_key, statement)
-        except log_reader.LogAlarm as alarm:
-            print(f"FAIL {name}: the bundle audits, but {alarm}")
-            return 1
-        except (log_reader.LogUnreadable, NoteError, KeyError, ValueError) as error:
-            print(f"{log}: cannot read the log: {error}", file=sys.stderr)
-            return 2
+    try:
+        verifier, promised = anchors.audit_inputs(key, receipts)
+        report = audit_bundle(bundle, verifier=verifier)
+        if report.ok and promised is not None:
+            report = check_receipts(bundle, promised, report)
+        logged = "; " + anchors.in_log(log, log_key, _statement(bundle.events)) if report.ok and log else ""
+    except anchors.Unusable as error:
+        return anchors.unusable(error)
+    except log_reader.LogAlarm as alarm:
+        print(f"FAIL {name}: the bundle audits, but {alarm}")
+        return 1
     if report.ok:
         games = ", ".join(f"{n} {status}" for status, n in sorted(report.game_signatures.items())) or "none"
         print(
             f"PASS {name}: {report.events} events, {report.games} games; checked {', '.join(report.checks)};"
-            f" tournament {signed_by(report.signature)}; games' signatures: {games}{logged}"
+            f" tournament {anchors.signed_by(report.signature)}; games' signatures: {games}{logged}"
         )
         return 0
     game = f" (game {report.game_id})" if report.game_id else ""
     print(f"FAIL {name} at tournament event {report.failed_at}{game}: {report.reason}")
     return 1
+
+
+def _statement(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return what the log must hold of an audited tournament: its id, last version and last hash, as chained."""
+    first, last = events[0], events[-1]
+    return Statement(str(first["data"]["id"]), TOURNAMENT, int(last["seq"]), str(last["hash"])).to_dict()
 
 
 def _rebuild(paths: list[str], only: str | None) -> int:
