@@ -92,20 +92,29 @@ def parse_vkey(text: str) -> VerifierKey:
     parts = text.strip().split("+", 2)
     if len(parts) < 3:
         raise NoteError("a verifier key is <name>+<hash>+<key>")
-    name, hash_hex, encoded = parts
+    name, claimed, raw = key_parts(*parts, kind="verifier")
+    key = VerifierKey(name, raw)
+    if key.key_hash != claimed:
+        raise NoteError("the verifier key's hash does not match its name and key")
+    return key
+
+
+def key_parts(name: str, hash_hex: str, encoded: str, *, kind: str) -> tuple[str, bytes, bytes]:
+    """Return a key text's name, the key hash it claims and its 32 Ed25519 key bytes, or raise NoteError.
+
+    Verifier and signer keys are written alike after their prefix:
+    `<name>+<hash hex>+<base64(0x01 || key bytes)>`; `kind` names which, in the errors.
+    """
     try:
         raw = base64.b64decode(encoded, validate=True)
         claimed = bytes.fromhex(hash_hex)
     except (binascii.Error, ValueError):
-        raise NoteError("a verifier key whose hash or key is not hex and base64") from None
+        raise NoteError(f"a {kind} key whose hash or key is not hex and base64") from None
     if not is_key_name(name):
         raise NoteError("a key name is printable, with no spaces and no +")
     if len(raw) != 33 or raw[0] != ED25519:
-        raise NoteError("only Ed25519 verifier keys are read here")
-    key = VerifierKey(name, raw[1:])
-    if key.key_hash != claimed:
-        raise NoteError("the verifier key's hash does not match its name and key")
-    return key
+        raise NoteError(f"only Ed25519 {kind} keys are read here")
+    return name, claimed, raw[1:]
 
 
 def open_note(note: str, key: VerifierKey, verify: Verifier) -> str:

@@ -11,7 +11,6 @@ warns: an operator sets `MENAGERIE_LOG_KEY`.
 from __future__ import annotations
 
 import base64
-import binascii
 import logging
 import os
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from domain.transparency.notes import ED25519, NoteError, VerifierKey, is_key_name, key_hash
+from domain.transparency.notes import ED25519, NoteError, VerifierKey, is_key_name, key_hash, key_parts
 from service.adapters.connections import ConfigError, StoreRedis
 from service.adapters.tlog import log_key
 
@@ -72,17 +71,8 @@ def parse_signer(text: str) -> Ed25519NoteSigner:
     parts = text.strip().split("+", 4)
     if len(parts) < 5 or parts[:2] != ["PRIVATE", "KEY"]:
         raise NoteError("a signer key is PRIVATE+KEY+<name>+<hash>+<key>")
-    name, hash_hex, encoded = parts[2:]
-    try:
-        raw = base64.b64decode(encoded, validate=True)
-        claimed = bytes.fromhex(hash_hex)
-    except (binascii.Error, ValueError):
-        raise NoteError("a signer key whose hash or key is not hex and base64") from None
-    if not is_key_name(name):
-        raise NoteError("a key name is printable, with no spaces and no +")
-    if len(raw) != 33 or raw[0] != ED25519:
-        raise NoteError("only Ed25519 signer keys are read here")
-    signer = Ed25519NoteSigner(name, raw[1:])
+    name, claimed, seed = key_parts(*parts[2:], kind="signer")
+    signer = Ed25519NoteSigner(name, seed)
     if key_hash(name, signer.public_key) != claimed:
         raise NoteError("the signer key's hash does not match its name and key")
     return signer
