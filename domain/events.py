@@ -87,7 +87,12 @@ class RecordedEvent(Event):
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> RecordedEvent:
         """Read a stored event, upcasting an older schema version."""
-        v, data = UPCASTERS.upcast(raw["type"], raw.get("v", 1), raw["data"])
+        stored_v = raw.get("v", 1)
+        v, data = UPCASTERS.upcast(raw["type"], stored_v, raw["data"])
+        # Lifted: the chain still covers the stored form, so that is the sealed form a published log carries.
+        memo: dict[str, Any] = {}
+        if v != stored_v:
+            memo = {SEALED: sealed_form({key: raw[key] for key in raw if key != "hash"}), LIFTED: True}
         return new_value(
             cls,
             seq=raw["seq"],
@@ -101,6 +106,7 @@ class RecordedEvent(Event):
             command=raw.get("command"),
             chain=raw.get("chain", 1),
             commitments=raw.get("commitments"),
+            **{MEMO: memo},
         )
 
 
@@ -216,8 +222,14 @@ def _unsealed(
     return body
 
 
-# The keys of what a recorded event remembers: its sealed form and its canonical JSON as stored.
-SEALED, STORED = "sealed", "stored"
+# The keys of what a recorded event remembers: its sealed form and its canonical JSON as stored, and
+# whether it was read in an older version of its type (its sealed form is then the stored one's).
+SEALED, STORED, LIFTED = "sealed", "stored", "lifted"
+
+
+def was_lifted(event: RecordedEvent) -> bool:
+    """Tell whether the event was read in an older version of its type and upcast: the chain covers another form."""
+    return LIFTED in event.__dict__.get(MEMO, ())
 
 
 def stored_json(event: RecordedEvent) -> bytes:
@@ -231,6 +243,8 @@ def _stored_json(event: RecordedEvent) -> bytes:
 
 def sealed_of(event: RecordedEvent) -> dict[str, Any]:
     """Return the sealed form of a recorded event (`domain.commitments.sealed_form` of its body), built once.
+
+    For an event read in an older version and upcast, the body as stored: what the chain hashed.
 
     Shared: never change it. Raises UnknownPath as `sealed_form` does.
     """

@@ -12,6 +12,7 @@ import copy
 import json
 import random
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,11 +20,14 @@ import pytest
 from domain.audit import audit
 from domain.batch import Batch
 from domain.chance import Chance
+from domain.commitments import verify_published
 from domain.errors import RuleError
 from domain.events import RecordedEvent
+from domain.export import read_export
 from domain.game import replay
 from domain.upcasters import UPCASTERS, Step, UpcasterError, Upcasters, check_upcasters
 from domain.values import changed
+from projections.game import redact_log
 from tests import toy_game
 from tests.support.tables import new_table, play_randomly
 
@@ -89,6 +93,17 @@ def test_the_decorator_registers_a_step_up_by_one_and_returns_the_function() -> 
     assert registry.steps == (Step("Added", 1, lift, 2),) and registry.current_version("Added") == 2
     assert lift({"n": 1}) == {"n": 1, "doubled": False}
     check_upcasters(registry)
+
+
+@pytest.mark.parametrize("name", ["life_is_life_v1.ndjson", "bloede_kuh_v1.ndjson", "zop_zoo_v1.ndjson"])
+def test_the_open_log_of_a_game_with_upcast_events_still_proves_its_chain(name: str) -> None:
+    head, stored = read_export((Path(__file__).parent.parent / "fixtures" / name).read_text().splitlines())
+    read = [RecordedEvent.from_dict(event) for event in stored]
+    lifted = [event for event, raw in zip(read, stored, strict=True) if event.v != raw.get("v", 1)]
+    published = redact_log(head["game"], read, None, open_log=True)
+    assert lifted and all(event.data["rules_version"] == "1" for event in lifted)
+    assert verify_published(published) is None
+    assert all(published[event.seq - 1]["sealed"]["v"] == 1 for event in lifted)
 
 
 # --- a new field, as a branch would add it -----------------------------------------
@@ -159,6 +174,23 @@ def test_with_one_upcaster_a_game_stored_before_a_new_field_replays_and_audits(o
     assert game.status == "finished" and game.rules_state.total >= 12
     assert audit(stored).ok
     assert stored == old_game  # reading and auditing changed nothing stored: the chain covers these bytes
+
+
+@pytest.mark.usefixtures("new_field", "upcaster_for_the_field")
+def test_a_seats_log_of_the_old_game_shows_the_new_field_and_still_proves_its_chain(
+    old_game: list[dict[str, Any]],
+) -> None:
+    read = [RecordedEvent.from_dict(event) for event in old_game]
+    seed = old_game[-1]["data"]["seed"]
+    for seat in (0, 1, None):
+        published = redact_log(toy_game.GAME_ID, read, seat, seed=seed)
+        added = [event for event in published if event["type"] == "Added"]
+        assert all(event["v"] == 2 and event["data"]["doubled"] is False for event in added)
+        assert all(
+            event["sealed"]["v"] == 1 and event["sealed"]["data"] == {"n": event["data"]["n"]} for event in added
+        )
+        assert verify_published(published) is None
+    assert verify_published(redact_log(toy_game.GAME_ID, read, None, open_log=True)) is None
 
 
 @pytest.mark.usefixtures("new_field", "upcaster_for_the_field")
