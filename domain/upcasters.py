@@ -27,7 +27,10 @@ Upcaster = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
 
 class UpcasterError(Exception):
-    """A registry whose chains do not lead each type from version 1 to its current version, one step at a time."""
+    """A registry whose chains do not lead each type from version 1 to its current version, one step at a time.
+
+    Not a DomainError: it is the code's mistake, found at start, never a request's (no HTTP status).
+    """
 
 
 @dataclass(frozen=True)
