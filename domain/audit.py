@@ -7,8 +7,9 @@ reports the first failure with its event number and reason:
    the chain scheme it was written with (every event of a game shares the
    scheme of its first; see `domain.commitments`), and holds no field an
    event does not have (a field the chain covers but nothing reads would
-   pass every other check); its `time` is RFC 3339 in UTC and its
-   `command_id` is of the service's form (`domain.events.is_command_id`);
+   pass every other check); its `time` is RFC 3339 in UTC, its
+   `command_id` is of the service's form (`domain.events.is_command_id`)
+   and its schema version `v` one its type has had (`domain.upcasters`);
 2. the game is over and the revealed seed matches the commitment made at
    creation;
 3. under scheme 2 and later, every hidden value was committed, and opens its commitment
@@ -47,6 +48,7 @@ from domain.game import COMMAND_FIELDS, FINISHED, blank, decide, evolve
 from domain.receipts import receipt_failure, receipts_checked
 from domain.results import GAME, NOT_SIGNED, SignatureCheck, Verifier, chain_statement, check_signature
 from domain.sealing import declaration, hidden_in
+from domain.upcasters import UPCASTERS
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,11 @@ def _check_forms(position: int, event: Mapping[str, Any], scheme: int, batch_aft
     command_id = event.get("command_id")
     if not is_command_id(command_id) and not (scheme == 1 and command_id == f"c{batch_after}"):
         raise _Failure(position, f"the event's command_id {command_id!r} is not of the service's form")
+    v, newest = event.get("v", 1), UPCASTERS.current_version(str(event.get("type")))
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= newest:
+        raise _Failure(
+            position, f"the event's schema version {_brief(json.dumps(v))} is not one of its type's, 1 to {newest}"
+        )
 
 
 def unknown_field(command: Any, fields: Mapping[str, frozenset[str]]) -> str | None:

@@ -7,7 +7,7 @@ so that an event read back from the store equals the one decided).
 A `RecordedEvent` is an event as stored: with its position in the stream
 (`seq`, from 1), server time, the id of the command that caused it, the
 command itself on the first event of a batch (so an audit can re-execute it),
-the schema version of its type (`v`), the chain scheme (`chain`), the
+the schema version of its type (`v`, see `domain.upcasters`), the chain scheme (`chain`), the
 commitments to its hidden values (`commitments`, see `domain.commitments`) and
 `hash`, the SHA-256 of the previous event's hash and this event's sealed form.
 """
@@ -23,6 +23,7 @@ from typing import Any
 from domain.canonical import canonical_bytes, plain_bytes, written_alike
 from domain.canonical import canonical_json as canonical_json  # re-exported: the one encoder
 from domain.commitments import CHAIN_VERSION, FIRST_SEALED, hash_sealed, hash_sealed_json, seal_body, sealed_form
+from domain.upcasters import UPCASTERS
 from domain.values import MEMO, new_value, remembered
 
 GENESIS_HASH = "0" * 64
@@ -86,11 +87,16 @@ class RecordedEvent(Event):
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> RecordedEvent:
         """Read a stored event, upcasting an older schema version."""
-        type_, v, data = upcast(raw["type"], raw.get("v", 1), raw["data"])
+        stored_v = raw.get("v", 1)
+        v, data = UPCASTERS.upcast(raw["type"], stored_v, raw["data"])
+        # Lifted: the chain still covers the stored form, so that is the sealed form a published log carries.
+        memo: dict[str, Any] = {}
+        if v != stored_v:
+            memo = {SEALED: sealed_form({key: raw[key] for key in raw if key != "hash"}), LIFTED: True}
         return new_value(
             cls,
             seq=raw["seq"],
-            type=type_,
+            type=raw["type"],
             actor=raw["actor"],
             data=data,
             time=raw["time"],
@@ -100,6 +106,7 @@ class RecordedEvent(Event):
             command=raw.get("command"),
             chain=raw.get("chain", 1),
             commitments=raw.get("commitments"),
+            **{MEMO: memo},
         )
 
 
@@ -164,7 +171,7 @@ def record(
     for offset, event in enumerate(events):
         seq = after_seq + offset + 1
         carried = command if offset == 0 else None
-        v = CURRENT_VERSIONS.get(event.type, 1)
+        v = UPCASTERS.current_version(event.type)
         commitments = seal(seq, event, carried) or None if seal is not None else None
         unsealed = _unsealed(seq, event.type, event.actor, event.data, time, command_id, v, carried, chain)
         stored = {**unsealed, "commitments": commitments} if commitments else dict(unsealed)
@@ -215,8 +222,14 @@ def _unsealed(
     return body
 
 
-# The keys of what a recorded event remembers: its sealed form and its canonical JSON as stored.
-SEALED, STORED = "sealed", "stored"
+# The keys of what a recorded event remembers: its sealed form and its canonical JSON as stored, and
+# whether it was read in an older version of its type (its sealed form is then the stored one's).
+SEALED, STORED, LIFTED = "sealed", "stored", "lifted"
+
+
+def was_lifted(event: RecordedEvent) -> bool:
+    """Tell whether the event was read in an older version of its type and upcast: the chain covers another form."""
+    return LIFTED in event.__dict__.get(MEMO, ())
 
 
 def stored_json(event: RecordedEvent) -> bytes:
@@ -231,6 +244,8 @@ def _stored_json(event: RecordedEvent) -> bytes:
 def sealed_of(event: RecordedEvent) -> dict[str, Any]:
     """Return the sealed form of a recorded event (`domain.commitments.sealed_form` of its body), built once.
 
+    For an event read in an older version and upcast, the body as stored: what the chain hashed.
+
     Shared: never change it. Raises UnknownPath as `sealed_form` does.
     """
     return remembered(event, SEALED, _sealed_body)
@@ -238,25 +253,3 @@ def sealed_of(event: RecordedEvent) -> dict[str, Any]:
 
 def _sealed_body(event: RecordedEvent) -> dict[str, Any]:
     return sealed_form(event.body())
-
-
-# Schema evolution. When an event type's data changes shape, bump its version
-# in CURRENT_VERSIONS and register an upcaster from the old version; streams
-# written before stay readable because every read upcasts.
-Upcaster = Callable[[Mapping[str, Any]], Mapping[str, Any]]
-CURRENT_VERSIONS: dict[str, int] = {}
-_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
-
-
-def register_upcaster(type_: str, from_version: int, upcaster: Upcaster) -> None:
-    """Declare how to lift `type_` data from `from_version` to the next version."""
-    _UPCASTERS[(type_, from_version)] = upcaster
-    CURRENT_VERSIONS[type_] = max(CURRENT_VERSIONS.get(type_, 1), from_version + 1)
-
-
-def upcast(type_: str, v: int, data: Mapping[str, Any]) -> tuple[str, int, Mapping[str, Any]]:
-    """Lift event data to the current version of its type."""
-    while (type_, v) in _UPCASTERS:
-        data = _UPCASTERS[(type_, v)](data)
-        v += 1
-    return type_, v, data

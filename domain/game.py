@@ -65,10 +65,11 @@ from domain.batch import Folded
 from domain.chance import DEALINGS, ENTROPY, FIXED, SHARED, Chance, deal_seed, seed_commitment
 from domain.commitments import CHAIN_VERSION
 from domain.errors import GameOver, NotYourTurn, OptionsError, RuleError
-from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent, register_upcaster
+from domain.events import GENESIS_HASH, SYSTEM, Event, RecordedEvent
 from domain.games import rules_for
 from domain.rules import EVENT_CAP, Result, Rules, normalise_options
 from domain.simulate import fold
+from domain.upcasters import upcaster
 from domain.values import changed, detached, remembered
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
@@ -82,9 +83,11 @@ CLOCK_MOVE_S = (1, 7 * 24 * 3600)
 # games' bot turns waited behind it.
 MCTS_ITERATIONS = (1, 200)
 
-# GameCreated v1 did not record the rules version; every such game was played
-# under version "1" of its rules.
-register_upcaster("GameCreated", 1, lambda data: {**data, "rules_version": "1"})
+
+@upcaster("GameCreated", 1)
+def _game_created_v2(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Name the rules version, which v1 did not record: every such game was played under version "1"."""
+    return {**data, "rules_version": "1"}
 
 
 @dataclass(frozen=True)

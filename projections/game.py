@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domain.commitments import FIRST_SEALED
-from domain.events import RecordedEvent, sealed_of
+from domain.events import RecordedEvent, sealed_of, was_lifted
 from domain.game import CORE_EVENTS, FINISHED, Game, Seat
 from domain.sealing import CORE_HIDDEN, Sealer, declaration, hidden_in
 from projections import projection_for
@@ -63,6 +63,8 @@ def redact_event(
     """
     out = event.to_dict()
     if open_log:
+        if was_lifted(event):  # shown upcast, chained as stored: the reader needs the stored form to check it
+            out["sealed"] = _sealed_shown(event, out)
         return out
     command = event.command
     if command is not None and not (seat is not None and command.get("kind") == "act" and command.get("seat") == seat):
@@ -81,8 +83,7 @@ def redact_event(
 
 def _add_seal(game_type: str, event: RecordedEvent, seat: int | None, seed: str | None, out: dict[str, Any]) -> None:
     """Add what the seat needs to check the chain and its own commitments, and nothing it may not see."""
-    sealed = sealed_of(event)
-    shown = {key: sealed[key] for key in ("data", "command") if key in sealed and out.get(key) != sealed[key]}
+    shown = _sealed_shown(event, out)
     if shown:
         out["sealed"] = shown
     if not event.commitments or seat is None or seed is None:
@@ -95,6 +96,12 @@ def _add_seal(game_type: str, event: RecordedEvent, seat: int | None, seed: str 
     if values:
         keys = Sealer(game_type, seed, event.chain).keys_for(event.seq, list(values))
         out["openings"] = {path: {"key": keys[path], "value": value} for path, value in values.items()}
+
+
+def _sealed_shown(event: RecordedEvent, out: Mapping[str, Any]) -> dict[str, Any]:
+    """Return each chained field whose sealed form differs from what `out` shows (the version too, when upcast)."""
+    sealed = sealed_of(event)
+    return {key: sealed[key] for key in ("v", "data", "command") if key in sealed and out.get(key) != sealed[key]}
 
 
 def redact_log(

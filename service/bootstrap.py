@@ -20,6 +20,7 @@ from rq import Queue, get_current_job
 
 from domain.game import Game
 from domain.tournament.state import Tournament
+from domain.upcasters import check_upcasters
 from service.adapters import house_keys
 from service.adapters.audit_jobs import AuditRecords, AuditThread
 from service.adapters.cache import GameRepository
@@ -163,6 +164,7 @@ def build(
     `log_signer` signs the transparency log's checkpoints; by default the key
     `MENAGERIE_LOG_KEY` names, else one kept in this Redis (a new one when `embedded`).
     """
+    check_upcasters()  # every event type's chain of upcasters, complete before any event is read
     if queue_redis is None and isinstance(redis, Redis):
         queue_redis = redis
     store = EventStore(redis, prefix, blocking_redis)

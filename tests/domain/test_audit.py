@@ -273,6 +273,14 @@ def test_a_command_id_not_of_the_services_form_fails_even_rechained(finished, co
     assert not report.ok and report.failed_at == batch[0]["seq"] and "not of the service's form" in report.reason
 
 
+@pytest.mark.parametrize("v", [[1], "1", 0, True, 99, None])
+def test_a_schema_version_its_event_type_never_had_fails_even_rechained(finished, v):
+    events = copy.deepcopy(finished)
+    events[4]["v"] = v
+    report = audit(rehash(events))
+    assert not report.ok and report.failed_at == 5 and "schema version" in report.reason
+
+
 def test_the_service_forms_of_time_and_command_id_pass(finished):
     events = copy.deepcopy(finished)
     for event in events:

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.events import Event, register_upcaster
+from domain.events import Event
 from domain.games.bloede_kuh.cards import NWI_VALUES, ROUNDS, SPECIES, Hand, change, hand_of
+from domain.upcasters import upcaster
 from domain.values import changed, detached
 
 # Versions of the rules (RULES.md §3). "1": an empty draw pile was refilled
 # lazily, when a card had to be drawn from it; "2": it is refilled as soon as
 # it becomes empty, before anyone acts again.
 RULES_VERSIONS = ("1", "2")
-# CardsDealt v1 did not record the rules version; every such game was played under "1".
-register_upcaster("CardsDealt", 1, lambda data: {**data, "rules_version": "1"})
+
+
+@upcaster("CardsDealt", 1)
+def _cards_dealt_v2(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Name the rules version, which v1 did not record: every such game was played under "1"."""
+    return {**data, "rules_version": "1"}
+
 
 MAX_SEATS = 6
 PLAY, BETWEEN, OVER = "play", "between", "over"

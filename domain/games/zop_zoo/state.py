@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from domain.events import Event, register_upcaster
+from domain.events import Event
 from domain.games.zop_zoo.cards import CardSet, parse
+from domain.upcasters import upcaster
 from domain.values import changed, detached
 
 # Versions of the rules (RULES.md §4). "1": a player other than the round's
 # winner also scored a covered minus card at the value it showed; "2": only
 # their uncovered minus cards count for them (negative), a covered one nothing.
 RULES_VERSIONS = ("1", "2")
-# ZooSetUp v1 did not record the rules version; every such game was played under "1".
-register_upcaster("ZooSetUp", 1, lambda data: {**data, "rules_version": "1"})
+
+
+@upcaster("ZooSetUp", 1)
+def _zoo_set_up_v2(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Name the rules version, which v1 did not record: every such game was played under "1"."""
+    return {**data, "rules_version": "1"}
+
 
 MAX_SEATS = 6
 
