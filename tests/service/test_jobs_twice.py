@@ -1,0 +1,334 @@
+"""Every job in `JOBS` is safe to deliver twice, or to die between any two Redis commands and run again.
+
+For each job the test builds a world where the job has work, the same way every
+time (one fakeredis server of its own, every id, seed, clock and random draw made
+deterministic), runs the job, and compares a digest of every key and value:
+- run once, and run twice, leave the same store;
+- run with a ConnectionError raised at its Nth Redis command (as a worker killed
+  there would leave it; a pipeline or a script is one command), then run again
+  cleanly, for every N the clean run reached, leave the same store as one clean run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import secrets
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import fakeredis
+import pytest
+import redis
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from redis.client import Pipeline
+
+from service.adapters import house_keys, note_keys
+from service.adapters.indexes import CLAIM_SECONDS
+from service.application import clock
+from service.bootstrap import JOBS, Services, build
+
+PREFIX = "jobs"
+# A fixed now: fakeredis keeps TTLs and stream ids by `time.time`, and the service stamps events by the clock.
+NOW = 1_900_000_000.0
+
+
+class Injected(redis.exceptions.ConnectionError):
+    """The fault: the store stopped answering here, as it does for a worker killed at this command."""
+
+
+@dataclass
+class Faults:
+    """Counts the commands sent on a client; raises `Injected` at command `fail_at` (0: never)."""
+
+    fail_at: int = 0
+    sent: int = 0
+
+    def count(self) -> None:
+        self.sent += 1
+        if self.sent == self.fail_at:
+            raise Injected(f"fault injected at command {self.sent}")
+
+
+class CountingPipeline(Pipeline):
+    """A pipeline whose batch (or each command sent at once while it watches) counts as one command."""
+
+    faults: Faults
+
+    def immediate_execute_command(self, *args: Any, **options: Any) -> Any:
+        self.faults.count()
+        return super().immediate_execute_command(*args, **options)
+
+    def execute(self, raise_on_error: bool = True) -> list[Any]:
+        if self.command_stack:
+            self.faults.count()
+        return super().execute(raise_on_error)
+
+
+class FaultyRedis(fakeredis.FakeRedis):
+    """A fakeredis client that counts its commands and fails at the Nth (scripts go through `execute_command` too)."""
+
+    def __init__(self, faults: Faults, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.faults = faults
+
+    def execute_command(self, *args: Any, **options: Any) -> Any:
+        self.faults.count()
+        return super().execute_command(*args, **options)
+
+    def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Pipeline:
+        pipe = CountingPipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
+        pipe.faults = self.faults
+        return pipe
+
+
+class HeldJobs:
+    """Follow-up jobs asked for, held instead of run: each test runs only the job it is about."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, tuple[Any, ...]]] = []
+
+    def step(self, game_id: str, version: int, humans: bool = False) -> None:
+        self.asked.append(("step", (game_id, version)))
+
+    def rate(self, game_id: str) -> None:
+        self.asked.append(("rate", (game_id,)))
+
+    def advance(self, tournament_id: str, reason: str) -> None:
+        self.asked.append(("advance", (tournament_id,)))
+
+    def audit(self, audit_id: str, run: int) -> None:
+        self.asked.append(("audit", (audit_id,)))
+
+    def release_later(self) -> None:
+        pass
+
+
+class FixedKeys:
+    """The house's ephemeral key, the same in every world."""
+
+    @staticmethod
+    def generate() -> Ed25519PrivateKey:
+        return Ed25519PrivateKey.from_private_bytes(bytes(32))
+
+
+@contextmanager
+def deterministic(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], None]]:
+    """Make every id, secret, and clock the service draws a function of how many were drawn; yield a reset."""
+    counters: dict[str, Any] = {}
+
+    def reset() -> None:
+        counters["hex"] = itertools.count()
+        counters["uuid"] = itertools.count()
+
+    def token_hex(nbytes: int | None = None) -> str:
+        return hashlib.sha256(f"hex-{next(counters['hex'])}".encode()).hexdigest()[: 2 * (nbytes or 32)]
+
+    class FixedDatetime(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> FixedDatetime:
+            return cls.fromtimestamp(NOW, tz or UTC)
+
+    reset()
+    with monkeypatch.context() as patch:
+        patch.setattr(secrets, "token_hex", token_hex)
+        patch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=next(counters["uuid"]) + 1))
+        patch.setattr(time, "time", lambda: NOW)
+        patch.setattr(clock, "datetime", FixedDatetime)
+        patch.setattr(house_keys, "Ed25519PrivateKey", FixedKeys)
+        patch.setattr(note_keys.os, "urandom", lambda n: bytes(range(n)))
+        yield reset
+
+
+@dataclass
+class World:
+    """Services on a fakeredis server of their own, with their follow-up jobs held, and the job's arguments."""
+
+    services: Services
+    faults: Faults
+    held: HeldJobs
+    args: tuple[Any, ...] = field(default=())
+
+
+def new_world(faults: Faults) -> World:
+    client = FaultyRedis(faults, server=fakeredis.FakeServer())
+    services = build(client, PREFIX, inline_jobs=False, embedded=True, step_slice_s=0)
+    held = HeldJobs()
+    services.jobs = held  # type: ignore[assignment]
+    services.games.jobs = held
+    services.tournaments.jobs = held
+    services.audits.jobs = held
+    services.audits.now = lambda: NOW
+    return World(services, faults, held)
+
+
+def play_out(world: World, game_id: str) -> None:
+    """Take a held all-bot game's steps until it ends (as a steward would)."""
+    games = world.services.games
+    for _ in range(200):
+        if world.services.repository.load(game_id).status == "finished":
+            return
+        games.resume(game_id)
+    raise AssertionError("the toy game did not end in 200 steps")
+
+
+def bot_game(world: World, seed: str) -> str:
+    game, _ = world.services.games.create("toy", [{"bot": "random"}, {"bot": "random"}], {}, seed=seed)
+    return game.id
+
+
+def waits_on_a_bot(world: World) -> tuple[Any, ...]:
+    game_id = bot_game(world, "twice-step")
+    return (game_id, world.services.repository.load(game_id).version)
+
+
+def finished_game(world: World) -> tuple[Any, ...]:
+    game_id = bot_game(world, "twice-rate")
+    play_out(world, game_id)
+    return (game_id,)
+
+
+def tournament_waiting(world: World) -> tuple[Any, ...]:
+    """A toy tournament of 3 bots, one table a round, started: its first table waits for `advance` to open it."""
+    tournaments = world.services.tournaments
+    created, _ = tournaments.create("toy", rounds=1, table_sizes=[3], seed="twice-advance")
+    for _ in range(3):
+        tournaments.register(created.id, bot="random")
+    tournaments.start(created.id)
+    return (created.id,)
+
+
+def audit_asked(world: World) -> tuple[Any, ...]:
+    """A finished game's audit asked for as a job (the inline limit is 5 events), its record queued."""
+    game_id = finished_game(world)[0]
+    world.services.audits.inline_events = 5
+    answer = world.services.audits.game(game_id)
+    assert answer.job is not None
+    return (answer.job["id"],)
+
+
+# The state each job has work in. A job added to `JOBS` without one here fails `test_every_job_has_work_to_do`.
+SETUPS: dict[str, Callable[[World], tuple[Any, ...]]] = {
+    "step": waits_on_a_bot,
+    "rate": finished_game,
+    "advance": tournament_waiting,
+    "audit": audit_asked,
+}
+
+
+def digest(client: redis.Redis) -> dict[str, Any]:
+    """Every key and its value, read by type (a stream's entries with their ids), as plain JSON-able values.
+
+    Leases are left out: a table's claim (a key that lapses within `CLAIM_SECONDS`) says only that
+    some worker is at it, and a run killed after its work lets it lapse (`lapse_leases`), so the
+    run after finds nothing to claim. Nothing else is: ids, seeds, keys and clocks are drawn the
+    same in every world (`deterministic`).
+    """
+    found: dict[str, Any] = {}
+    for raw in sorted(client.keys("*")):
+        if 0 < client.ttl(raw) <= CLAIM_SECONDS:
+            continue
+        key = raw.decode()
+        kind = client.type(raw).decode()
+        value: Any
+        if kind == "string":
+            value = client.get(raw)
+        elif kind == "hash":
+            value = sorted(client.hgetall(raw).items())
+        elif kind == "list":
+            value = client.lrange(raw, 0, -1)
+        elif kind == "set":
+            value = sorted(client.smembers(raw))
+        elif kind == "zset":
+            value = client.zrange(raw, 0, -1, withscores=True)
+        elif kind == "stream":
+            value = client.xrange(raw)
+        else:
+            raise AssertionError(f"{key}: a {kind} the digest does not read")
+        found[key] = plain(value)
+    return found
+
+
+def plain(value: Any) -> Any:
+    """Bytes as text, tuples and dicts as lists, so that two digests compare (and print) as plain data."""
+    if isinstance(value, bytes):
+        return value.decode("latin-1")
+    if isinstance(value, dict):
+        return sorted([plain(k), plain(v)] for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
+@pytest.fixture
+def world_of(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], tuple[World, Callable[[], None]]]]:
+    """Build a job's world afresh, identically every time; return it and how to run its job (fault counting on)."""
+    with deterministic(monkeypatch) as reset:
+
+        def world_of(name: str) -> tuple[World, Callable[[], None]]:
+            reset()
+            world = new_world(Faults())
+            world.args = SETUPS[name](world)
+
+            def run() -> None:
+                reset()  # each delivery draws the same ids, as a retried job would on the same input
+                JOBS[name](world.services, *world.args)
+
+            return world, run
+
+        yield world_of
+
+
+def clean_run(world_of: Callable[[str], tuple[World, Callable[[], None]]], name: str) -> tuple[dict[str, Any], int]:
+    """The digest after one clean run of the job, and how many commands it sent."""
+    world, run = world_of(name)
+    before = world.faults.sent
+    run()
+    return digest(world.services.redis), world.faults.sent - before  # type: ignore[arg-type]
+
+
+def lapse_leases(client: redis.Redis) -> None:
+    """Let the claims a killed worker held lapse, as they have by the time its job runs again.
+
+    A table's claim (`CLAIM_SECONDS`) is the one lease kept as a key with a TTL; RQ retries a
+    failed job after seconds, and a steward takes a dead step after its lease, both past it
+    here only because the test's clock stands still.
+    """
+    for key in client.keys("*"):
+        if 0 < client.ttl(key) <= CLAIM_SECONDS:
+            client.delete(key)
+
+
+def test_every_job_has_work_to_do():
+    assert set(SETUPS) == set(JOBS)
+
+
+@pytest.mark.parametrize("name", sorted(JOBS))
+def test_a_job_run_twice_leaves_the_store_as_one_run_does(world_of, name):
+    once, sent = clean_run(world_of, name)
+    world, run = world_of(name)
+    untouched = digest(world.services.redis)  # type: ignore[arg-type]
+    assert once != untouched, f"{name} had nothing to do"
+    run()
+    run()
+    assert digest(world.services.redis) == once  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(JOBS))
+def test_a_job_killed_at_any_command_and_run_again_leaves_the_store_as_one_run_does(world_of, name):
+    once, sent = clean_run(world_of, name)
+    assert sent > 0
+    for fail_at in range(1, sent + 1):
+        world, run = world_of(name)
+        world.faults.fail_at = world.faults.sent + fail_at
+        with suppress(Injected):  # a job may also survive the fault itself (a follow-up that logs and goes on)
+            run()
+        world.faults.fail_at = 0
+        lapse_leases(world.services.redis)  # type: ignore[arg-type]
+        run()
+        assert digest(world.services.redis) == once, f"{name} killed at its command {fail_at} of {sent}"  # type: ignore[arg-type]
