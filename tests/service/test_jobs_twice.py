@@ -30,7 +30,7 @@ from redis.client import Pipeline
 
 from service.adapters import house_keys, note_keys
 from service.adapters.indexes import CLAIM_SECONDS
-from service.application import clock
+from service.application import archive, archive_duty, clock
 from service.bootstrap import JOBS, Services, build
 
 PREFIX = "jobs"
@@ -139,7 +139,8 @@ def deterministic(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], None
         patch.setattr(secrets, "token_hex", token_hex)
         patch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=next(counters["uuid"]) + 1))
         patch.setattr(time, "time", lambda: NOW)
-        patch.setattr(clock, "datetime", FixedDatetime)
+        for stamping in (clock, house_keys, archive, archive_duty):  # each reads `datetime.now` itself
+            patch.setattr(stamping, "datetime", FixedDatetime)
         patch.setattr(house_keys, "Ed25519PrivateKey", FixedKeys)
         patch.setattr(note_keys.os, "urandom", lambda n: bytes(range(n)))
         yield reset
@@ -177,18 +178,19 @@ def play_out(world: World, game_id: str) -> None:
     raise AssertionError("the toy game did not end in 200 steps")
 
 
-def bot_game(world: World, seed: str) -> str:
-    game, _ = world.services.games.create("toy", [{"bot": "random"}, {"bot": "random"}], {}, seed=seed)
+def bot_game(world: World) -> str:
+    """An all-bot toy game, shared dealing (no seed given: it is rated), its steps held."""
+    game, _ = world.services.games.create("toy", [{"bot": "random"}, {"bot": "random"}], {})
     return game.id
 
 
 def waits_on_a_bot(world: World) -> tuple[Any, ...]:
-    game_id = bot_game(world, "twice-step")
+    game_id = bot_game(world)
     return (game_id, world.services.repository.load(game_id).version)
 
 
 def finished_game(world: World) -> tuple[Any, ...]:
-    game_id = bot_game(world, "twice-rate")
+    game_id = bot_game(world)
     play_out(world, game_id)
     return (game_id,)
 
@@ -275,9 +277,9 @@ def world_of(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], tuple[
             world = new_world(Faults())
             world.args = SETUPS[name](world)
 
-            def run() -> None:
+            def run() -> object:
                 reset()  # each delivery draws the same ids, as a retried job would on the same input
-                JOBS[name](world.services, *world.args)
+                return JOBS[name](world.services, *world.args)
 
             return world, run
 
