@@ -189,6 +189,12 @@ def waits_on_a_bot(world: World) -> tuple[Any, ...]:
     return (game_id, world.services.repository.load(game_id).version)
 
 
+def waits_on_bots_to_its_end(world: World) -> tuple[Any, ...]:
+    """As `waits_on_a_bot`, with a slice long enough for the one job to play the game out: it finishes it."""
+    world.services.games.slice_s = 3600.0
+    return waits_on_a_bot(world)
+
+
 def finished_game(world: World) -> tuple[Any, ...]:
     game_id = bot_game(world)
     play_out(world, game_id)
@@ -205,6 +211,18 @@ def tournament_waiting(world: World) -> tuple[Any, ...]:
     return (created.id,)
 
 
+def tournament_results_waiting(world: World) -> tuple[Any, ...]:
+    """The tournament above with its one table's game opened and played out: `advance` records it and ends it."""
+    (tournament_id,) = tournament_waiting(world)
+    world.services.tournaments.advance(tournament_id)
+    current = world.services.tournaments.load(tournament_id).current
+    assert current is not None
+    [table] = current.tables
+    assert table.game_id is not None
+    play_out(world, table.game_id)
+    return (tournament_id,)
+
+
 def audit_asked(world: World) -> tuple[Any, ...]:
     """A finished game's audit asked for as a job (the inline limit is 5 events), its record queued."""
     game_id = finished_game(world)[0]
@@ -214,12 +232,15 @@ def audit_asked(world: World) -> tuple[Any, ...]:
     return (answer.job["id"],)
 
 
-# The state each job has work in. A job added to `JOBS` without one here fails `test_every_job_has_work_to_do`.
-SETUPS: dict[str, Callable[[World], tuple[Any, ...]]] = {
-    "step": waits_on_a_bot,
-    "rate": finished_game,
-    "advance": tournament_waiting,
-    "audit": audit_asked,
+# Each case: a job of `JOBS` and a state it has work in (returning its arguments). A job added to `JOBS`
+# without a case here fails `test_every_job_has_work_to_do`.
+CASES: dict[str, tuple[str, Callable[[World], tuple[Any, ...]]]] = {
+    "step": ("step", waits_on_a_bot),
+    "step to the game's end": ("step", waits_on_bots_to_its_end),
+    "rate": ("rate", finished_game),
+    "advance opening a table": ("advance", tournament_waiting),
+    "advance ending the tournament": ("advance", tournament_results_waiting),
+    "audit": ("audit", audit_asked),
 }
 
 
@@ -268,25 +289,26 @@ def plain(value: Any) -> Any:
 
 
 @pytest.fixture
-def world_of(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], tuple[World, Callable[[], None]]]]:
+def world_of(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], tuple[World, Callable[[], object]]]]:
     """Build a job's world afresh, identically every time; return it and how to run its job (fault counting on)."""
     with deterministic(monkeypatch) as reset:
 
-        def world_of(name: str) -> tuple[World, Callable[[], None]]:
+        def world_of(case: str) -> tuple[World, Callable[[], object]]:
             reset()
             world = new_world(Faults())
-            world.args = SETUPS[name](world)
+            job, setup = CASES[case]
+            world.args = setup(world)
 
             def run() -> object:
                 reset()  # each delivery draws the same ids, as a retried job would on the same input
-                return JOBS[name](world.services, *world.args)
+                return JOBS[job](world.services, *world.args)
 
             return world, run
 
         yield world_of
 
 
-def clean_run(world_of: Callable[[str], tuple[World, Callable[[], None]]], name: str) -> tuple[dict[str, Any], int]:
+def clean_run(world_of: Callable[[str], tuple[World, Callable[[], object]]], name: str) -> tuple[dict[str, Any], int]:
     """The digest after one clean run of the job, and how many commands it sent."""
     world, run = world_of(name)
     before = world.faults.sent
@@ -307,10 +329,10 @@ def lapse_leases(client: redis.Redis) -> None:
 
 
 def test_every_job_has_work_to_do():
-    assert set(SETUPS) == set(JOBS)
+    assert {job for job, _ in CASES.values()} == set(JOBS)
 
 
-@pytest.mark.parametrize("name", sorted(JOBS))
+@pytest.mark.parametrize("name", list(CASES))
 def test_a_job_run_twice_leaves_the_store_as_one_run_does(world_of, name):
     once, sent = clean_run(world_of, name)
     world, run = world_of(name)
@@ -321,7 +343,7 @@ def test_a_job_run_twice_leaves_the_store_as_one_run_does(world_of, name):
     assert digest(world.services.redis) == once  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", sorted(JOBS))
+@pytest.mark.parametrize("name", list(CASES))
 def test_a_job_killed_at_any_command_and_run_again_leaves_the_store_as_one_run_does(world_of, name):
     once, sent = clean_run(world_of, name)
     assert sent > 0
