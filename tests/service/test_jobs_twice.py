@@ -232,7 +232,25 @@ def audit_asked(world: World) -> tuple[Any, ...]:
     return (answer.job["id"],)
 
 
-# Each case: a job of `JOBS` and a state it has work in (returning its arguments). A job added to `JOBS`
+def clock_ran_out(world: World) -> tuple[Any, ...]:
+    """A toy game of ann (a one-second move clock) against a bot, waiting on her, her deadline past.
+
+    Its steward claims with a lease of 0 ms: the test's clock stands still, and a killed steward's
+    claim must have lapsed by the time the next steward looks, as it has in a minute in production.
+    """
+    services = world.services
+    game, _ = services.games.create("toy", [{"name": "ann"}, {"bot": "random"}], {"clock": {"move_s": 1}})
+    services.redis.zadd(services.due.keys.of(game.id), {game.id: 0})
+    services.step_timeout_s = 0
+    return ()
+
+
+# What runs in the background besides `JOBS`: a worker's steward taking what is overdue (a move clock's timeout).
+DUTIES: dict[str, Callable[..., object]] = {
+    "steward": lambda services: services.steward().run_once(),
+}
+
+# Each case: a job of `JOBS` (or a duty of `DUTIES`) and a state it has work in (returning its arguments). A job added to `JOBS`
 # without a case here fails `test_every_job_has_work_to_do`.
 CASES: dict[str, tuple[str, Callable[[World], tuple[Any, ...]]]] = {
     "step": ("step", waits_on_a_bot),
@@ -241,6 +259,7 @@ CASES: dict[str, tuple[str, Callable[[World], tuple[Any, ...]]]] = {
     "advance opening a table": ("advance", tournament_waiting),
     "advance ending the tournament": ("advance", tournament_results_waiting),
     "audit": ("audit", audit_asked),
+    "steward timing out a move clock": ("steward", clock_ran_out),
 }
 
 
@@ -301,7 +320,7 @@ def world_of(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], tuple[
 
             def run() -> object:
                 reset()  # each delivery draws the same ids, as a retried job would on the same input
-                return JOBS[job](world.services, *world.args)
+                return {**JOBS, **DUTIES}[job](world.services, *world.args)
 
             return world, run
 
@@ -329,7 +348,7 @@ def lapse_leases(client: redis.Redis) -> None:
 
 
 def test_every_job_has_work_to_do():
-    assert {job for job, _ in CASES.values()} == set(JOBS)
+    assert {job for job, _ in CASES.values()} == set(JOBS) | set(DUTIES)
 
 
 @pytest.mark.parametrize("name", list(CASES))
