@@ -14,12 +14,14 @@ from __future__ import annotations
 import hashlib
 import itertools
 import secrets
+import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import fakeredis
@@ -31,6 +33,7 @@ from redis.client import Pipeline
 from service.adapters import house_keys, note_keys
 from service.adapters.indexes import CLAIM_SECONDS
 from service.application import archive, archive_duty, clock
+from service.application.archive_duty import ArchiveDuty
 from service.bootstrap import JOBS, Services, build
 
 PREFIX = "jobs"
@@ -154,6 +157,8 @@ class World:
     faults: Faults
     held: HeldJobs
     args: tuple[Any, ...] = field(default=())
+    # Where the archive duty writes its files: the same path in every world, emptied for each.
+    folder: Path = field(default=Path())
 
 
 def new_world(faults: Faults) -> World:
@@ -245,9 +250,25 @@ def clock_ran_out(world: World) -> tuple[Any, ...]:
     return ()
 
 
+def archive_due(world: World) -> tuple[Any, ...]:
+    """A finished game the archive duty takes (it archives what ended before a day from now).
+
+    Its lease is one of `CLAIM_SECONDS`: a killed run's lease has lapsed by the next one's turn.
+    """
+    finished_game(world)
+    return (str(world.folder),)
+
+
+def archive_once(services: Services, folder: str) -> object:
+    return ArchiveDuty(
+        services.archive, services.redis, services.prefix, folder, after_days=-1, every_s=CLAIM_SECONDS
+    ).run_once()
+
+
 # What runs in the background besides `JOBS`: a worker's steward taking what is overdue (a move clock's timeout).
 DUTIES: dict[str, Callable[..., object]] = {
     "steward": lambda services: services.steward().run_once(),
+    "archive": archive_once,
 }
 
 # Each case: a job of `JOBS` (or a duty of `DUTIES`) and a state it has work in (returning its arguments). A job added to `JOBS`
@@ -260,6 +281,7 @@ CASES: dict[str, tuple[str, Callable[[World], tuple[Any, ...]]]] = {
     "advance ending the tournament": ("advance", tournament_results_waiting),
     "audit": ("audit", audit_asked),
     "steward timing out a move clock": ("steward", clock_ran_out),
+    "archive duty": ("archive", archive_due),
 }
 
 
@@ -296,6 +318,12 @@ def digest(client: redis.Redis) -> dict[str, Any]:
     return found
 
 
+def everything(world: World) -> dict[str, Any]:
+    """The digest of the store, and of every file the archive duty wrote."""
+    files = sorted(world.folder.glob("*")) if world.folder.is_dir() else []
+    return {**digest(world.services.redis), **{f"file {f.name}": f.read_bytes().decode() for f in files}}  # type: ignore[arg-type]
+
+
 def plain(value: Any) -> Any:
     """Bytes as text, tuples and dicts as lists, so that two digests compare (and print) as plain data."""
     if isinstance(value, bytes):
@@ -308,13 +336,17 @@ def plain(value: Any) -> Any:
 
 
 @pytest.fixture
-def world_of(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], tuple[World, Callable[[], object]]]]:
+def world_of(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[Callable[[str], tuple[World, Callable[[], object]]]]:
     """Build a job's world afresh, identically every time; return it and how to run its job (fault counting on)."""
     with deterministic(monkeypatch) as reset:
 
         def world_of(case: str) -> tuple[World, Callable[[], object]]:
             reset()
             world = new_world(Faults())
+            world.folder = tmp_path / "archive"
+            shutil.rmtree(world.folder, ignore_errors=True)
             job, setup = CASES[case]
             world.args = setup(world)
 
@@ -332,7 +364,7 @@ def clean_run(world_of: Callable[[str], tuple[World, Callable[[], object]]], nam
     world, run = world_of(name)
     before = world.faults.sent
     run()
-    return digest(world.services.redis), world.faults.sent - before  # type: ignore[arg-type]
+    return everything(world), world.faults.sent - before
 
 
 def lapse_leases(client: redis.Redis) -> None:
@@ -355,11 +387,11 @@ def test_every_job_has_work_to_do():
 def test_a_job_run_twice_leaves_the_store_as_one_run_does(world_of, name):
     once, sent = clean_run(world_of, name)
     world, run = world_of(name)
-    untouched = digest(world.services.redis)  # type: ignore[arg-type]
+    untouched = everything(world)
     assert once != untouched, f"{name} had nothing to do"
     run()
     run()
-    assert digest(world.services.redis) == once  # type: ignore[arg-type]
+    assert everything(world) == once
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -374,4 +406,4 @@ def test_a_job_killed_at_any_command_and_run_again_leaves_the_store_as_one_run_d
         world.faults.fail_at = 0
         lapse_leases(world.services.redis)  # type: ignore[arg-type]
         run()
-        assert digest(world.services.redis) == once, f"{name} killed at its command {fail_at} of {sent}"  # type: ignore[arg-type]
+        assert everything(world) == once, f"{name} killed at its command {fail_at} of {sent}"  # type: ignore[arg-type]
