@@ -288,7 +288,7 @@ CASES: dict[str, tuple[str, Callable[[World], tuple[Any, ...]]]] = {
 def digest(client: redis.Redis) -> dict[str, Any]:
     """Every key and its value, read by type (a stream's entries with their ids), as plain JSON-able values.
 
-    Leases are left out: a table's claim (a key that lapses within `CLAIM_SECONDS`) says only that
+    Leases are left out: a table's claim or the archiver's (keys that lapse within `CLAIM_SECONDS`) say only that
     some worker is at it, and a run killed after its work lets it lapse (`lapse_leases`), so the
     run after finds nothing to claim. Nothing else is: ids, seeds, keys and clocks are drawn the
     same in every world (`deterministic`).
@@ -370,9 +370,9 @@ def clean_run(world_of: Callable[[str], tuple[World, Callable[[], object]]], nam
 def lapse_leases(client: redis.Redis) -> None:
     """Let the claims a killed worker held lapse, as they have by the time its job runs again.
 
-    A table's claim (`CLAIM_SECONDS`) is the one lease kept as a key with a TTL; RQ retries a
-    failed job after seconds, and a steward takes a dead step after its lease, both past it
-    here only because the test's clock stands still.
+    A table's claim (`CLAIM_SECONDS`) and the archiver's lease (set to as long here) are the leases
+    kept as keys with a TTL; RQ retries a failed job after seconds, and the lease has lapsed by
+    then only because the test's clock stands still.
     """
     for key in client.keys("*"):
         if 0 < client.ttl(key) <= CLAIM_SECONDS:
