@@ -5,8 +5,9 @@ time (one fakeredis server of its own, every id, seed, clock and random draw mad
 deterministic), runs the job, and compares a digest of every key and value:
 - run once, and run twice, leave the same store;
 - run with a ConnectionError raised at its Nth Redis command (as a worker killed
-  there would leave it; a pipeline or a script is one command), then run again
-  cleanly, for every N the clean run reached, leave the same store as one clean run.
+  there would leave it; a pipeline or a script is one command), before Redis runs
+  it or after (its reply lost), then run again cleanly, for every N the clean run
+  reached, leave the same store as one clean run.
 """
 
 from __future__ import annotations
@@ -47,15 +48,21 @@ class Injected(redis.exceptions.ConnectionError):
 
 @dataclass
 class Faults:
-    """Counts the commands sent on a client; raises `Injected` at command `fail_at` (0: never)."""
+    """Counts the commands sent on a client; raises `Injected` at command `fail_at` (0: never), before or after it runs."""
 
     fail_at: int = 0
     sent: int = 0
+    # False: the command is lost before Redis runs it; True: Redis runs it and its reply is lost.
+    after: bool = False
 
     def count(self) -> None:
         self.sent += 1
-        if self.sent == self.fail_at:
+        if self.sent == self.fail_at and not self.after:
             raise Injected(f"fault injected at command {self.sent}")
+
+    def answered(self) -> None:
+        if self.sent == self.fail_at and self.after:
+            raise Injected(f"fault injected after command {self.sent}")
 
 
 class CountingPipeline(Pipeline):
@@ -65,12 +72,17 @@ class CountingPipeline(Pipeline):
 
     def immediate_execute_command(self, *args: Any, **options: Any) -> Any:
         self.faults.count()
-        return super().immediate_execute_command(*args, **options)
+        reply = super().immediate_execute_command(*args, **options)
+        self.faults.answered()
+        return reply
 
     def execute(self, raise_on_error: bool = True) -> list[Any]:
-        if self.command_stack:
-            self.faults.count()
-        return super().execute(raise_on_error)
+        if not self.command_stack:
+            return super().execute(raise_on_error)
+        self.faults.count()
+        replies = super().execute(raise_on_error)
+        self.faults.answered()
+        return replies
 
 
 class FaultyRedis(fakeredis.FakeRedis):
@@ -82,7 +94,9 @@ class FaultyRedis(fakeredis.FakeRedis):
 
     def execute_command(self, *args: Any, **options: Any) -> Any:
         self.faults.count()
-        return super().execute_command(*args, **options)
+        reply = super().execute_command(*args, **options)
+        self.faults.answered()
+        return reply
 
     def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Pipeline:
         pipe = CountingPipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
@@ -394,13 +408,15 @@ def test_a_job_run_twice_leaves_the_store_as_one_run_does(world_of, name):
     assert everything(world) == once
 
 
+@pytest.mark.parametrize("after", [False, True], ids=["before its command", "after its command"])
 @pytest.mark.parametrize("name", list(CASES))
-def test_a_job_killed_at_any_command_and_run_again_leaves_the_store_as_one_run_does(world_of, name):
+def test_a_job_killed_at_any_command_and_run_again_leaves_the_store_as_one_run_does(world_of, name, after):
     once, sent = clean_run(world_of, name)
     assert sent > 0
     for fail_at in range(1, sent + 1):
         world, run = world_of(name)
         world.faults.fail_at = world.faults.sent + fail_at
+        world.faults.after = after
         with suppress(Injected):  # a job may also survive the fault itself (a follow-up that logs and goes on)
             run()
         world.faults.fail_at = 0
