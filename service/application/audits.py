@@ -267,9 +267,12 @@ class AuditService:
             self._fail(record, "audit_error", f"the audit stopped on an internal error ({type(error).__name__})")
             raise
         record["progress"]["done"] = record["progress"]["total"]
-        record.update(status=DONE, result=report, finished_at=_iso(self.now()), updated=self.now())
-        self.records.replace(record, KEEP_S)
+        # A run after a failed one (a job retried after an error) leaves no failure beside its result.
+        record.update(status=DONE, result=report, failure=None, finished_at=_iso(self.now()), updated=self.now())
+        # The result is kept before the record says done: a job killed between the two finds the record
+        # not done and runs again, where the other order would skip and never keep the result.
         self.records.keep_result(audit_id, report)  # only finished targets are jobs: the result cannot change
+        self.records.replace(record, KEEP_S)
         return DONE
 
     def _changed(self, record: dict[str, Any]) -> str | None:

@@ -318,7 +318,12 @@ class GameService:
             outcome = self.commands.run_chain(game_id, due_step, expected_version=version, more=more)
         except VersionConflict:
             # Someone moved first; make sure the current version is scheduled.
-            self._schedule(self.repository.cached(game_id))
+            current = self.repository.cached(game_id)
+            self._schedule(current)
+            if _over(current):
+                # Perhaps by this very job, killed after its append ended the game and before the
+                # follow-ups: set them off again (each is idempotent), or none would ever run.
+                self.on_finished(current)
             return "stale"
         if not outcome.events:
             return "idle"

@@ -418,8 +418,16 @@ class TournamentService:
             return False
         seats = [tournament.entrants[e].seat_spec() for e in table.entrants]
         secret = table_secret(self._seed(tournament.id), round_, table.number, replay)
+        # Keyed by the table's secret (never guessable from outside, unlike the tournament's id): a job
+        # killed after creating the game and run again once its claim lapsed gets that same game back,
+        # not a second one nobody links.
         game, tokens = self.games.create(
-            tournament.game, seats, tournament.options, secret=secret, dealing=tournament.dealing
+            tournament.game,
+            seats,
+            tournament.options,
+            secret=secret,
+            dealing=tournament.dealing,
+            idempotency_key=f"tournament-table:{secret}",
         )
         # Tokens and the game map first: once linked, a game's tokens can be
         # fetched and its end finds its tournament.
