@@ -23,6 +23,7 @@ from domain.ratings import (
     verify,
 )
 from domain.ratings import decide as decide_rated
+from domain.values import changed
 from service.adapters.jobs import rate_job_id, worker_queues
 from service.application.commands import Decision
 from service.application.ratings import RatingService
@@ -86,7 +87,7 @@ def test_rebuilding_from_the_events_gives_identical_numbers():
 def test_verify_names_a_game_whose_recorded_ratings_were_altered():
     _, log = recorded_history(HISTORY)
     forged = dict(log[1].data, ratings={"bob": [40.0, 5.0], "dee": [10.0, 5.0]})
-    log[1] = RecordedEvent(**{**log[1].__dict__, "data": forged})
+    log[1] = changed(log[1], data=forged)
     assert verify(log, game="x") == ["g1"]
 
 
