@@ -24,14 +24,29 @@ def wait(driver: WebDriver, timeout: float = WAIT) -> WebDriverWait:
     return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,))
 
 
-def create_in_lobby(driver: WebDriver, base_url: str, game: str, seats: list[str], options: dict[str, Any]) -> str:
-    """Fill the lobby's new-game form (seat kinds: "you", "bot:heuristic", "open") and return the game id."""
+def create_in_lobby(
+    driver: WebDriver,
+    base_url: str,
+    game: str,
+    seats: list[str],
+    options: dict[str, Any],
+    *,
+    name: str | None = "Ann",
+) -> str:
+    """Fill the lobby's new-game form (seat kinds: "you", "bot:heuristic", "open") and return the game id.
+
+    `name`: your seat's; None when the browser keeps an account, whose form names no one (your seat is the
+    account's).
+    """
     driver.get(f"{base_url}/#/")
     form = wait(driver).until(EC.presence_of_element_located((By.ID, "new-game")))
     Select(form.find_element(By.ID, "game-type")).select_by_value(game)
-    name = form.find_element(By.ID, "your-name")
-    name.clear()
-    name.send_keys("Ann")
+    if name is None:
+        assert not form.find_elements(By.ID, "your-name")
+    else:
+        field = form.find_element(By.ID, "your-name")
+        field.clear()
+        field.send_keys(name)
     count = form.find_element(By.ID, "seat-count")
     count.clear()
     count.send_keys(str(len(seats)))

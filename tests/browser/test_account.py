@@ -11,9 +11,8 @@ from typing import Any
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select
 
-from tests.browser.support import play_to_end, post, screenshot, wait
+from tests.browser.support import create_in_lobby, play_to_end, post, screenshot, wait
 
 PLAYER_TOKEN = re.compile(r"p-[0-9a-f]{16}\.[0-9a-f]{32}")
 
@@ -24,27 +23,6 @@ def open_account(driver: WebDriver, handle: str) -> None:
     field.clear()
     field.send_keys(handle)
     driver.find_element(By.ID, "account-register-button").click()
-
-
-def create_as_account(driver: WebDriver, game: str, seats: list[str], options: dict[str, int]) -> str:
-    """Fill the new-game form, which names no one (your seat is your account's), and return the game id."""
-    form = wait(driver).until(EC.presence_of_element_located((By.ID, "new-game")))
-    assert not form.find_elements(By.ID, "your-name")
-    Select(form.find_element(By.ID, "game-type")).select_by_value(game)
-    count = form.find_element(By.ID, "seat-count")
-    count.clear()
-    count.send_keys(str(len(seats)))
-    wait(driver).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "select.seat-kind")) == len(seats))
-    for index, kind in enumerate(seats):
-        Select(driver.find_element(By.ID, f"seat-{index}")).select_by_value(kind)
-    for option, value in options.items():
-        field = driver.find_element(By.ID, f"option-{option}")
-        field.clear()
-        field.send_keys(str(value))
-    driver.find_element(By.ID, "create-game").click()
-    wait(driver).until(EC.url_contains("#/game/"))
-    wait(driver).until(EC.presence_of_element_located((By.ID, "turn")))
-    return driver.current_url.rsplit("/", 1)[-1]
 
 
 def test_an_account_plays_a_rated_game_sees_its_rating_signs_out_and_comes_back_with_its_token(
@@ -63,7 +41,7 @@ def test_an_account_plays_a_rated_game_sees_its_rating_signs_out_and_comes_back_
     driver.find_element(By.ID, "account-token-saved").click()
     wait(driver).until(EC.invisibility_of_element_located((By.ID, "account-token")))
 
-    game_id = create_as_account(driver, "zop-zoo", ["you", "bot:heuristic"], {"target": 100})
+    game_id = create_in_lobby(driver, base_url, "zop-zoo", ["you", "bot:heuristic"], {"target": 100}, name=None)
 
     wait(driver).until(lambda d: "Ann (you)" in d.find_element(By.TAG_NAME, "main").text)
     play_to_end(driver)
