@@ -114,6 +114,17 @@ def rated_identities(game: Game) -> list[str] | None:
     return [identity(seat.name, seat.bot, seat.player) for seat in game.seats]
 
 
+def counts_for_ratings(game: Game) -> bool:
+    """Tell whether a game is rated: once finished, by the rule; before, whether it would be if it ended as seated now.
+
+    An open seat does not count yet: a guest who takes it makes the table unrated.
+    """
+    if game.status == FINISHED:
+        return rated_identities(game) is not None
+    humans = any(seat.filled and seat.bot is None for seat in game.seats)
+    return could_be_rated(game.seats, game.dealing) and (game.clock is not None or not humans)
+
+
 def could_be_rated(seats: Sequence[Seat], dealing: str | None) -> bool:
     """Tell whether a game being created could end rated: shared dealing and no guest, nor any account twice."""
     players = [seat.player for seat in seats if seat.filled and seat.bot is None]

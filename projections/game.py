@@ -8,6 +8,7 @@ from typing import Any
 from domain.commitments import FIRST_SEALED
 from domain.events import RecordedEvent, sealed_of, was_lifted
 from domain.game import CORE_EVENTS, FINISHED, Game, Seat
+from domain.ratings import counts_for_ratings
 from domain.sealing import CORE_HIDDEN, Sealer, declaration, hidden_in
 from projections import projection_for
 from projections.concealment import conceal, dropped
@@ -42,6 +43,7 @@ def game_view(
         "state": state,
         "result": game.result,
         "dealing": game.disclosed_dealing,
+        "rated": counts_for_ratings(game),
         "seed_commitment": game.seed_commitment,
         "seed": game.seed if game.status == FINISHED else None,
     }

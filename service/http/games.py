@@ -11,6 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from domain.game import FINISHED
 from domain.games import RULES
+from domain.ratings import counts_for_ratings
 from projections.game import game_view
 from service.errors import (
     AtOutOfRange,
@@ -103,6 +104,7 @@ def create_game() -> ResponseReturnValue:
         "version": game.version,
         "status": game.status,
         "dealing": game.disclosed_dealing,
+        "rated": counts_for_ratings(game),
         "seats": tokens,
     }
     return jsonify(payload), 201

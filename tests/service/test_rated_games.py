@@ -146,3 +146,23 @@ def test_live_and_rebuilt_leaderboards_are_equal_over_many_random_games(fake_ser
     code, boards = rebuild(capsys, *files, files[0])  # one file twice: still once
     assert code == 0
     assert boards == [{"game": "toy", "rated_games": live.rated_games, "players": leaderboard(live)}]
+
+
+def test_a_game_says_before_the_first_move_whether_it_will_be_rated(client):
+    """A player about to play three seats, or a guest, learns it is unrated from the answer, not from the leaderboard."""
+    ann, bob = (client.post("/players", json={"handle": h}).json for h in ("ann", "bob"))
+
+    def created(*seats: dict) -> dict:
+        answer = client.post("/games", json={"game": "toy", "seats": list(seats)})
+        assert answer.status_code == 201, answer.json
+        return answer.json
+
+    rated = created({"player_token": ann["token"]}, {"player_token": bob["token"]})
+    twice = created({"player_token": ann["token"]}, {"player_token": ann["token"]})
+    guest = created({"player_token": ann["token"]}, {"name": "gus"})
+    fixed = client.post(
+        "/games", json={"game": "toy", "seats": [{"player_token": ann["token"]}, {"bot": "random"}], "seed": "s"}
+    ).json
+    assert (rated["rated"], twice["rated"], guest["rated"], fixed["rated"]) == (True, False, False, False)
+    assert client.get(f"/games/{rated['id']}").json["rated"] is True
+    assert client.get(f"/games/{twice['id']}").json["rated"] is False
