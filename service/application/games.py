@@ -171,9 +171,11 @@ class GameService:
         except VersionConflict:
             if not idempotency_key:
                 raise
-            # The first attempt created it; list it in case that attempt died before doing so.
+            # The first attempt created it; list it and ask for its next step in case that attempt died
+            # before doing so (both are idempotent: a listed game is listed once, a step job has its id).
             game = self.repository.load(game_id)
             self.directory.add_game(game_id, time.time())
+            self._schedule(game)
             return game, self._with_receipts(game, tokens)
         self.directory.add_game(game_id, time.time())
         self._settle(outcome)

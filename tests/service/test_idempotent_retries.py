@@ -60,6 +60,25 @@ def test_a_create_that_died_after_its_append_is_completed_by_the_retry(services,
     assert services.store.version(game.id) == game.version  # one GameCreated batch, not two
 
 
+def test_a_create_that_died_before_asking_for_its_first_bot_step_asks_for_it_on_the_retry(services, monkeypatch):
+    # Before, the retry found the game made and answered it, and nothing took the bots' first step
+    # until the steward's step timeout.
+    listed, asked = services.directory.add_game, []
+    monkeypatch.setattr(services.games.jobs, "step", lambda game_id, version, humans=False: asked.append(game_id))
+
+    def died(game_id: str, created: float) -> None:
+        raise ConnectionError("the process died here")
+
+    bots = [{"bot": "random"}, {"bot": "random"}]
+    monkeypatch.setattr(services.games.directory, "add_game", died)
+    with pytest.raises(ConnectionError):
+        services.games.create("toy", bots, {}, idempotency_key=key("create-6"))
+    assert asked == []
+    monkeypatch.setattr(services.games.directory, "add_game", listed)
+    game, _ = services.games.create("toy", bots, {}, idempotency_key=key("create-6"))
+    assert asked == [game.id]
+
+
 def test_concurrent_creates_with_one_key_make_one_game(services):
     def create(_: int) -> tuple[str, list]:
         game, tokens = services.games.create("toy", TWO_HUMANS["seats"], {}, idempotency_key=key("create-5"))
