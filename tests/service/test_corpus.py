@@ -147,6 +147,8 @@ def test_the_corpus_holds_every_format_the_service_has_written() -> None:
     assert {t["game"] for t in games} == {"life-is-life", "animals-on-board", "bloede-kuh", "zop-zoo"}
     assert {t["game_created_v"] for t in games} == {1, 2}
     assert any(t["archived"] for t in games) and any(t["signed"] for t in games)
+    # Timeouts: the stand-in's action chained in the clear (scheme 2) and committed (scheme 3).
+    assert {t["chain_scheme"] for t in games if t["timeouts"]} == {2, 3}
     assert any(t.get("packed") for t in traits) and any(t.get("packed_in_store") for t in games)
     bundles = [t for t in traits if t.get("format") == "menagerie-tournament/1"]
     assert {t["chain_scheme"] for t in bundles} == {2, 3} and {t["dealing"] for t in bundles} == {"legacy", "fixed"}
