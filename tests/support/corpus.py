@@ -6,8 +6,9 @@ spectator at the start, the middle and the end, and its result; the same
 file imported into a service on fakeredis, that service's audit and what it
 exports; for a packed stream, the events it unpacks to and the game it
 serves once put back in a store; for a tournament bundle, its audit, its
-view (standings included) and its standings as CSV. tests/service/test_corpus.py
-compares these to the committed expectations, and make_corpus.py writes them.
+view (standings included), its standings as CSV, and each of its games
+imported. tests/service/test_corpus.py compares these to the committed
+expectations, and make_corpus.py writes them.
 
 Every service here signs with the corpus's own house key (`corpus_keys`), a
 fixed test key, so that a signature made on export today is the same bytes
@@ -31,7 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from domain.audit import audit_export
 from domain.canonical import canonical_json
 from domain.events import RecordedEvent
-from domain.export import read_export
+from domain.export import export_lines, read_export
 from domain.game import Game, replay
 from domain.results import key_id
 from domain.tournament.audit import audit_bundle
@@ -258,7 +259,13 @@ def _bundle(entry: Mapping[str, Any]) -> dict[str, Any]:
     games = {}
     for game_id, game_file in sorted(bundle.games.items()):
         game = replay(RecordedEvent.from_dict(event) for event in game_file.events)
-        games[game_id] = {"events": len(game_file.events), "result": game.result, "status": game.status}
+        games[game_id] = {
+            "events": len(game_file.events),
+            "result": game.result,
+            "status": game.status,
+            # No tournament is imported whole; each of its games is, as any exported game.
+            "import": import_expectations(list(export_lines(game_file.head, game_file.events))),
+        }
     return {
         "file": entry["file"],
         "header": dict(bundle.head),
