@@ -11,7 +11,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from tests.browser.support import screenshot, wait
+from tests.browser.support import post, screenshot, wait
 from tests.browser.test_account import get, open_account
 
 
@@ -114,3 +114,44 @@ def test_an_organiser_runs_a_code_tournament_from_the_page_and_corrects_a_result
     ann.refresh()
     wait(ann).until(EC.text_to_be_present_in_element((By.ID, "corrections"), said))
     assert shown not in ann.page_source and not ann.find_elements(By.ID, "organiser")
+
+
+def test_an_organiser_approves_one_waiting_player_removes_another_and_comes_back_with_the_saved_token(
+    browser, base_url: str
+) -> None:
+    driver = browser()
+    driver.get(f"{base_url}/#/organise")
+    wait(driver).until(EC.presence_of_element_located((By.ID, "organise-form")))
+    Select(driver.find_element(By.ID, "cup-game")).select_by_value("animals-on-board")
+    Select(driver.find_element(By.ID, "cup-registration")).select_by_value("approval")
+    driver.find_element(By.ID, "organise-button").click()
+    token = wait(driver).until(EC.visibility_of_element_located((By.ID, "organiser-token"))).text
+    tid = driver.current_url.rsplit("/", 1)[-1]
+    for name in ("Cid", "Dee"):
+        post(base_url, f"/tournaments/{tid}/register", {"name": name})
+
+    wait(driver).until(lambda d: entrants(d) == 2)  # the page reads the tournament again by itself
+    row = 'tr[data-entrant="{}"] {}'.format
+    assert driver.find_element(By.CSS_SELECTOR, row(0, ".status")).text == "waiting for approval"
+    driver.find_element(By.CSS_SELECTOR, row(0, "button.approve")).click()
+    wait(driver).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, row(0, ".status")), "in"))
+    driver.find_element(By.CSS_SELECTOR, row(1, "button.remove")).click()
+    driver.find_element(By.ID, "remove-reason").send_keys("no-show")
+    driver.find_element(By.ID, "remove-confirm").click()
+    wait(driver).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, row(1, ".status")), "disqualified"))
+    said = "Dee was disqualified (no-show); asked by the organiser."
+    assert said in driver.find_element(By.ID, "corrections").text
+    cup = get(base_url, f"/tournaments/{tid}")
+    assert [p["status"] for p in cup["players"]] == ["active", "disqualified"]
+
+    # Forgotten in this browser, the organiser comes back by pasting the saved token (a player's is refused).
+    driver.find_element(By.ID, "organiser-forget").click()
+    driver.switch_to.alert.accept()
+    wait(driver).until(EC.invisibility_of_element_located((By.ID, "organiser")))
+    assert driver.execute_script(f"return localStorage.getItem('menagerie:organiser:{tid}')") is None
+    driver.find_element(By.CSS_SELECTOR, "#organiser-paste-panel summary").click()
+    field = driver.find_element(By.ID, "organiser-token-input")
+    field.send_keys(token)
+    driver.find_element(By.CSS_SELECTOR, "#organiser-paste button").click()
+    wait(driver).until(EC.presence_of_element_located((By.ID, "start-tournament")))
+    assert not driver.find_elements(By.ID, "organiser-token")  # a pasted token is not shown back

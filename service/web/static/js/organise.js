@@ -29,6 +29,7 @@ function keep(id, kept) {
 
 function forget(id) {
   localStorage.removeItem(KEY(id));
+  if (shownFor === id) shownFor = null; // shown once: a token pasted back later is not shown either
 }
 
 /** A refusal in words: the tournament's own codes where the tables have words for them, else as the API says. */
@@ -123,7 +124,8 @@ export async function organiseScreen(main) {
 
 /**
  * The organiser's panel of a tournament page, or, without a kept token, a folded form to paste one.
- * `state` outlives the page's redraws (typed reasons, the entrant being removed); `changed(view)` draws
+ * `state` outlives the page's redraws (typed reasons, the entrant being removed; `types`, the game types; `seated(table)`,
+ * the names at a table as the page shows them); `changed(view)` draws
  * the page again with the view an answer brought.
  */
 export function organiserPanel(cup, state, changed) {
@@ -256,7 +258,7 @@ function annulForm(cup, state, send) {
     send.redraw();
   });
   const tableSelect = h("select", {id: "annul-table"}, tables.map((tab) => h("option", {value: String(tab.table)},
-    `${t("org.number", {number: tab.table + 1, api: tab.table})}: ${tab.names.join(", ")}`)));
+    `${t("cup.table.api", {number: tab.table + 1, api: tab.table})} ${state.seated(tab).join(", ")}`)));
   if (state.annulTable !== null && state.annulTable !== undefined) tableSelect.value = String(state.annulTable);
   tableSelect.addEventListener("change", () => {
     state.annulTable = Number(tableSelect.value);

@@ -76,6 +76,7 @@ export async function tournament(main, id, code = null) {
     const bots = new Map(cup.players.filter((p) => p.bot).map((p) => [p.entrant, p.bot]));
     // At a table a seat is named as the game's own page names it ("Bot 2 (heuristic)"), so both pages agree.
     const atTable = (tab) => tab.entrants.map((e, seat) => (bots.has(e) ? seatName({seat, bot: bots.get(e)}, null) : names.get(e) || tab.names[seat]));
+    desk.seated = atTable;
     const mine = entries.get(id);
     const organising = Boolean(organiser(id));
     // An organiser types the API's table number (corrections, the printed pairings): it stands beside ours.
