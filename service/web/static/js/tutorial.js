@@ -101,7 +101,6 @@ export function guide(gameId, main) {
   }
   if (!kept || !GAMES[kept.game]) return null;
   const {game} = kept;
-  if (tutorialsDone()[game] && kept.step === 0) return null; // done before: this is just a game now
   const el = h("aside", {class: "panel guide", id: "guide", "aria-labelledby": "guide-title"});
   let step = kept.step;
   let since = -1; // the version the "pick" step began at: a move of yours after it moves the guide on

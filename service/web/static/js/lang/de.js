@@ -227,7 +227,7 @@ export default {
   "org.registration.open.help": "Jeder nimmt einen Platz, solange Plätze frei sind.",
   "org.registration.code.help": "Wer den Einladungscode nennt, den du teilst (er wird nach dem Anlegen angezeigt).",
   "org.registration.approval.help": "Jeder Spieler wartet, bis du ihn zulässt.",
-  "org.clock.default": "Die des Turniers (2 Minuten)",
+  "org.clock.default": "Die Vorgabe des Turniers",
   "org.clock.none": "Keine",
   "org.clock.30": "30 Sekunden",
   "org.clock.60": "1 Minute",

@@ -238,7 +238,7 @@ export default {
   "org.registration.open.help": "Anyone takes a place while places are free.",
   "org.registration.code.help": "Whoever gives the invitation code you share (shown once the tournament is made).",
   "org.registration.approval.help": "Each player waits until you approve them.",
-  "org.clock.default": "The tournament default (2 minutes)",
+  "org.clock.default": "The tournament default",
   "org.clock.none": "None",
   "org.clock.30": "30 seconds",
   "org.clock.60": "1 minute",

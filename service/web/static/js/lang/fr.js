@@ -227,7 +227,7 @@ export default {
   "org.registration.open.help": "Chacun prend une place tant qu'il en reste.",
   "org.registration.code.help": "Quiconque donne le code d'invitation que vous partagez (affiché une fois le tournoi créé).",
   "org.registration.approval.help": "Chaque joueur attend que vous l'acceptiez.",
-  "org.clock.default": "Celle du tournoi par défaut (2 minutes)",
+  "org.clock.default": "Celle du tournoi par défaut",
   "org.clock.none": "Aucune",
   "org.clock.30": "30 secondes",
   "org.clock.60": "1 minute",
