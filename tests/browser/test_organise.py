@@ -119,7 +119,7 @@ def test_an_organiser_runs_a_code_tournament_from_the_page_and_corrects_a_result
 def test_an_organiser_approves_one_waiting_player_removes_another_and_comes_back_with_the_saved_token(
     browser, base_url: str
 ) -> None:
-    driver = browser()
+    driver = browser(390, 844)  # at a phone's width
     driver.get(f"{base_url}/#/organise")
     wait(driver).until(EC.presence_of_element_located((By.ID, "organise-form")))
     Select(driver.find_element(By.ID, "cup-game")).select_by_value("animals-on-board")
@@ -143,6 +143,7 @@ def test_an_organiser_approves_one_waiting_player_removes_another_and_comes_back
     assert said in driver.find_element(By.ID, "corrections").text
     cup = get(base_url, f"/tournaments/{tid}")
     assert [p["status"] for p in cup["players"]] == ["active", "disqualified"]
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), "sideways scroll"
 
     # Forgotten in this browser, the organiser comes back by pasting the saved token (a player's is refused).
     driver.find_element(By.ID, "organiser-forget").click()

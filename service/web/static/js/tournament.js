@@ -25,7 +25,8 @@ export async function tournament(main, id, code = null) {
   let timer = null;
   // The organiser's panel's state outlives the redraws: a reason being typed, the entrant being removed.
   const desk = {removing: null, types: null};
-  let typedCode = code ? decodeURIComponent(code) : "";
+  // The code a shared link brought, or the organiser's own (who may play too).
+  let typedCode = code ? decodeURIComponent(code) : (organiser(id) || {}).code || "";
 
   async function load() {
     // The game type's bot kinds, for the organiser's "add a bot" (once, while registering).
