@@ -46,7 +46,7 @@ ENGLISH = [
 # A translation key shown as such ("lil.row", "zz.kind.minus") means a missing entry.
 RAW_KEY = re.compile(
     r"\b(?:page|seat|log|result|status|table|clock|move|invite|lobby|join|form|option|cup|board|"
-    r"replay|error|rules|card|hand|animal|lil|bk|aob|zz)\.[a-z]"
+    r"replay|error|rules|card|hand|animal|lil|bk|aob|zz|org|guide)\.[a-z]"
 )
 
 LANGUAGES = {

@@ -43,9 +43,10 @@ def test_an_entrant_registers_plays_a_round_from_your_games_and_sees_the_standin
     _post_as(base_url, f"/tournaments/{tid}/register", {"bot": "heuristic"}, organiser)
     _post_as(base_url, f"/tournaments/{tid}/start", {}, organiser)
     play = wait(driver).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#your-games a.play-link")))
-    # Tables as the API and the printed pairings number them (from 0), so an organiser's `annul` names the same one.
-    assert "Round 1, table 0, seat" in driver.find_element(By.ID, "your-games").text
-    assert "Table 0:" in driver.find_element(By.ID, "tournament").text
+    # Tables and seats as people count them (from 1); the API's index stands beside it only for the organiser.
+    assert "Round 1, table 1, seat" in driver.find_element(By.ID, "your-games").text
+    assert "Table 1:" in driver.find_element(By.ID, "tournament").text
+    assert "API" not in driver.find_element(By.ID, "tournament").text
     screenshot(driver, screens, "tournament-paired")
     play.click()
 

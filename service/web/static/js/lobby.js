@@ -5,6 +5,7 @@ import {seatName} from "./context.js";
 import {h, mount, pretty} from "./dom.js";
 import {gameModule} from "./games/index.js";
 import {cap, has, t} from "./i18n.js";
+import {tutorialPanel} from "./tutorial.js";
 
 const NAME_KEY = "menagerie:name";
 
@@ -24,10 +25,12 @@ export async function lobby(main) {
     main,
     h("h1", {}, t("lobby.title")),
     accountPanel(() => lobby(main)),
+    tutorialPanel(),
     h("div", {class: "columns"}, newGameForm(types), h("div", {}, joinForm(), findForms(types))),
     h("section", {class: "panel"}, h("h2", {}, t("lobby.games")),
       h("button", {type: "button", class: "secondary", onclick: () => loadGames(list)}, t("lobby.refresh")), list),
-    h("section", {class: "panel"}, h("h2", {}, t("lobby.tournaments")), cups),
+    h("section", {class: "panel"}, h("h2", {}, t("lobby.tournaments")), cups,
+      h("p", {}, h("a", {href: "#/organise", id: "organise-link"}, t("org.new")))),
   );
   await Promise.all([loadGames(list), loadTournaments(cups)]);
   return null;
@@ -143,7 +146,8 @@ function choiceWords(game, choice) {
   return has(key) ? cap(t(key, {n: 1})) : pretty(choice);
 }
 
-function optionField(game, option) {
+/** An option's field in a form (the new-game form's, and the new-tournament form's). */
+export function optionField(game, option) {
   const id = `option-${option.name}`;
   const words = optionWords(game, option);
   const help = h("small", {class: "muted", id: `${id}-help`}, words.help);
@@ -162,7 +166,8 @@ function optionField(game, option) {
   return h("p", {class: "muted"}, t("lobby.option-default", {name: words.name, help: words.help}));
 }
 
-function readOptions(type, root) {
+/** The options a form's fields set away from their defaults; throws an Error in words on a bad number. */
+export function readOptions(type, root) {
   const out = {};
   for (const option of type.options) {
     const el = root.querySelector(`[data-option="${option.name}"]`);

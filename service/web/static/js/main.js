@@ -4,6 +4,8 @@ import {joinScreen, lobby} from "./lobby.js";
 import {replay} from "./replay.js";
 import {table} from "./table.js";
 import {leaderboards, tournament} from "./tournament.js";
+import {organiseScreen} from "./organise.js";
+import {learn} from "./tutorial.js";
 import {seats} from "./api.js";
 import {LANGUAGES, language, onLanguage, setLanguage, t} from "./i18n.js";
 
@@ -18,6 +20,10 @@ const ROUTES = [
   [/^#\/seat\/([\w-]+)\/([\w.]+)$/, (id, token) => takeSeat(id, token)],
   [/^#\/replay\/([\w-]+)$/, (id) => replay(main, id)],
   [/^#\/tournament\/([\w-]+)$/, (id) => tournament(main, id)],
+  // A shared invitation: the code rides in the fragment, which never reaches the server.
+  [/^#\/tournament\/([\w-]+)\/code\/([\w%-]+)$/, (id, code) => tournament(main, id, code)],
+  [/^#\/organise$/, () => organiseScreen(main)],
+  [/^#\/learn\/([\w-]+)$/, (game) => learn(main, game)],
   [/^#\/leaderboards(?:\/([\w-]+))?$/, (game) => leaderboards(main, game)],
 ];
 

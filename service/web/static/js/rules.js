@@ -1,6 +1,7 @@
 // "How to play", per game: a few lines in our own words (the numbers and rulings are RULES.md's).
 import {h} from "./dom.js";
 import {t} from "./i18n.js";
+import {guideLink} from "./tutorial.js";
 
 // How many lines each game's panel has (the lines themselves are in the language tables).
 const HOW = {
@@ -15,5 +16,5 @@ export function rulesPanel(game) {
   const count = HOW[game];
   if (!count) return null;
   const lines = Array.from({length: count}, (_, i) => t(`rules.${game}.${i + 1}`));
-  return h("details", {class: "panel rules", id: "rules"}, h("summary", {}, t("rules.title")), h("ul", {}, lines.map((line) => h("li", {}, line))));
+  return h("details", {class: "panel rules", id: "rules"}, h("summary", {}, t("rules.title")), h("ul", {}, lines.map((line) => h("li", {}, line))), guideLink(game));
 }

@@ -7,6 +7,7 @@ import {gameModule} from "./games/index.js";
 import {t} from "./i18n.js";
 import {rulesPanel} from "./rules.js";
 import {preferences, prefs, turnSignal} from "./signal.js";
+import {guide} from "./tutorial.js";
 
 const RECENT = 16;
 const WARN_S = 10;
@@ -48,6 +49,9 @@ export async function table(main, id) {
   }
   const module = gameModule(view.game);
   const token = mine ? mine.token : null;
+  // A guided first game (tutorial.js): its steps stand above the table, outside the redrawn part.
+  const tour = guide(id, main);
+  if (tour) root.before(tour.el);
   let events = [];
   let loading = 0;
   let latest = 0; // the newest version heard of: from the feed, an answer or a read
@@ -199,6 +203,7 @@ export async function table(main, id) {
     const again = focused && root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
     tick();
+    if (tour) tour.update(view, {yourTurn, events});
     signal.show(yourTurn, module.title);
     const only = forced();
     if (yourTurn && only && !busy && prefs.get("autoplay") && autoplayed !== view.version) {
@@ -337,6 +342,7 @@ export async function table(main, id) {
     clearInterval(timer);
     clearInterval(safety);
     signal.clear();
+    if (tour) tour.stop();
     document.removeEventListener("visibilitychange", wake);
     feed();
   };
