@@ -37,6 +37,9 @@ def test_an_entrant_registers_plays_a_round_from_your_games_and_sees_the_standin
     name.send_keys("Ann")
     driver.find_element(By.ID, "register-button").click()
     wait(driver).until(EC.text_to_be_present_in_element((By.ID, "your-games"), "You are registered"))
+    # Before the start there is no round 0: the facts give the rounds planned.
+    facts = driver.find_element(By.CSS_SELECTOR, ".facts").text
+    assert "rounds: 1" in facts and "round 0" not in facts
     # The page kept the registration's receipt (its PlayerRegistered held the entropy the page sent).
     kept = driver.execute_script(f"return JSON.parse(sessionStorage.getItem('menagerie:receipts:{tid}'))")
 

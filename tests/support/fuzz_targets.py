@@ -7,7 +7,9 @@ existing target instead, with a token for it: a game waiting for a player
 (join), a game in play with a human to move (actions), a finished game
 (audit, export, the open view and past views, its stream), a tournament still
 registering, one in play with a human entrant (the organiser's routes) and
-one finished (its stream: a live stream would stay open while play goes on).
+one finished (its stream: a live stream would stay open while play goes on),
+and an account (its id for /players/{player_id}, its token for /players/me;
+each erasure gets an account of its own).
 The rest keep their made-up ids and generated credentials, so the 401, 403
 and 404 answers stay fuzzed too. Which target a case gets depends only on
 the case's generated data: seeded runs pick the same targets every time.
@@ -50,6 +52,10 @@ GAME_AIMS = (None, "waiting", "playing", "finished")
 TOURNAMENT_AIMS = (None, "registering", "running", "running_entrant")
 # A live stream stays open while its game or tournament goes on: streams are aimed only at finished ones.
 STREAM_AIMS = {"id": (None, "finished"), "tournament_id": (None, "finished_tournament")}
+# An account's routes: a real player id in the path, or a real player token (its own account, for an erasure).
+PLAYER_AIMS = (None, "player")
+ACCOUNT_ROUTES = {"/players/me": (None, "account")}
+ERASURE = ("DELETE", "/players/me")
 
 
 @dataclass(frozen=True)
@@ -111,6 +117,7 @@ def make_targets(http: _Http) -> dict[str, Target]:
     for _ in range(2):
         http.call("POST", f"/tournaments/{over['id']}/register", {"bot": "random"}, over["organiser_token"])
     http.call("POST", f"/tournaments/{over['id']}/start", token=over["organiser_token"])
+    account = _new_account(http)
     return {
         "waiting": Target({"id": waiting["id"]}, waiting["seats"][0]["token"]),
         "playing": Target({"id": playing["id"]}, _to_act(http, playing)),
@@ -119,7 +126,15 @@ def make_targets(http: _Http) -> dict[str, Target]:
         "running": Target(round_one, organiser),
         "running_entrant": Target(round_one, entrant["token"]),
         "finished_tournament": Target({"tournament_id": over["id"]}, None),
+        "player": Target({"player_id": account["id"]}, None),
+        "account": Target({}, account["token"]),
     }
+
+
+def _new_account(http: _Http) -> dict[str, Any]:
+    """Register an account of a handle no other case has (handles are unique)."""
+    _new_account.made = getattr(_new_account, "made", 0) + 1  # type: ignore[attr-defined]
+    return http.call("POST", "/players", {"handle": f"fuzz{_new_account.made}"})  # type: ignore[attr-defined]
 
 
 def _crc(*values: Any) -> int:
@@ -181,6 +196,14 @@ def _plain(body: Any) -> Any:
 def _aim(case: Any) -> str | None:
     """The target a case is aimed at: None for a case without a made-up id, or one of the aims."""
     path = case.path_parameters or {}
+    if case.operation.path in ACCOUNT_ROUTES:
+        aims = ACCOUNT_ROUTES[case.operation.path]
+        return aims[_crc(case.operation.label, case.query, _plain(case.body), case.headers) % len(aims)]
+    if "player_id" in path:
+        aims, named = PLAYER_AIMS, path["player_id"]
+        if isinstance(named, str) and re.match(r"^p-[0-9a-f]{16}$", named):
+            return None
+        return aims[_crc(case.operation.label, named) % len(aims)]
     if "tournament_id" in path:
         aims, named = TOURNAMENT_AIMS, path["tournament_id"]
     elif "id" in path:
@@ -231,6 +254,13 @@ class AimAtRealTargets:
                 pass
             self.served = 0
         self.served += 1
+        if aim == "account" and (case.operation.method.upper(), case.operation.path) == ERASURE:
+            # An erasure spends its account: each one gets an account of its own, so the others keep theirs.
+            base_url = None if ctx.app is not None else case.operation.schema.get_base_url()
+            try:
+                return Target({}, _new_account(_Http(ctx.app, base_url))["token"])
+            except RuntimeError:
+                return None
         return self.targets.get(aim)
 
     def set(self, case: Any, target: Target, ctx: Any) -> None:

@@ -84,7 +84,7 @@ export async function tournament(main, id, code = null) {
     const tableWords = (tab) => (organising ? t("cup.table.api", {number: tab.table + 1, api: tab.table}) : t("cup.table", {number: tab.table + 1}));
     mount(body,
       h("h1", {}, t("cup.heading", {game: gameModule(cup.game).title}), " ", h("small", {class: "muted"}, cup.id)),
-      h("p", {class: "facts"}, [t(cup.format === "swiss" ? "cup.swiss" : "cup.round-robin"), t(`cup.status.${cup.status}`), t("cup.round-of", {round: cup.round, of: cup.planned_rounds}), t("cup.players", {n: cup.players.length}), t(`org.registration.${cup.registration || "open"}`)].join(" · ")),
+      h("p", {class: "facts"}, [t(cup.format === "swiss" ? "cup.swiss" : "cup.round-robin"), t(`cup.status.${cup.status}`), (cup.round ? t("cup.round-of", {round: cup.round, of: cup.planned_rounds}) : t("cup.rounds-planned", {of: cup.planned_rounds})), t("cup.players", {n: cup.players.length}), t(`org.registration.${cup.registration || "open"}`)].join(" · ")),
       organiserPanel(cup, desk, (view) => {
         if (view) draw(view);
         else if (last) draw(last);

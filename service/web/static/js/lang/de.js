@@ -184,6 +184,7 @@ export default {
   "cup.status.active": "läuft",
   "cup.status.finished": "beendet",
   "cup.round-of": "Runde {round} von {of}",
+  "cup.rounds-planned": "Runden: {of}",
   "cup.players": {one: "{n} Person", other: "{n} Personen"},
   "cup.standings": "Tabelle",
   "cup.col.rank": "Rang",

@@ -195,6 +195,7 @@ export default {
   "cup.status.active": "in play",
   "cup.status.finished": "finished",
   "cup.round-of": "round {round} of {of}",
+  "cup.rounds-planned": "rounds: {of}",
   "cup.players": {one: "{n} player", other: "{n} players"},
   "cup.standings": "Standings",
   "cup.col.rank": "Rank",

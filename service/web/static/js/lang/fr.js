@@ -184,6 +184,7 @@ export default {
   "cup.status.active": "en cours",
   "cup.status.finished": "terminé",
   "cup.round-of": "ronde {round} sur {of}",
+  "cup.rounds-planned": "rondes : {of}",
   "cup.players": {one: "{n} joueur", other: "{n} joueurs"},
   "cup.standings": "Classement",
   "cup.col.rank": "Rang",
