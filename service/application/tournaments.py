@@ -145,8 +145,7 @@ class TournamentService:
         self.store.save_seed(tournament_id, seed)
         outcome = self.commands.create(tournament_id, Tournament(id=tournament_id), Decision(command, events))
         self.index.add_tournament(tournament_id, listed_at(outcome.events[0].time), outcome.after.game)
-        if self.models is not None:
-            self.models.publish_standings(outcome.after)
+        self._publish(outcome.after)
         return outcome.after, organiser_token
 
     def register(
@@ -288,6 +287,7 @@ class TournamentService:
         """Take every step the tournament waits on: "advanced", "waiting", "busy" or "idle"."""
         outcome = "idle"
         tournament = self.load(tournament_id)
+        self._publish(tournament)  # a run killed between an append and its standings' write is retried here
         if tournament.status == FINISHED:
             # Its end was set off when it finished; a job run again (that one failed) sets it off again.
             self.on_finished(tournament)
@@ -407,11 +407,16 @@ class TournamentService:
             optimistic=optimistic,
             command_id=_command_id,
         )
-        if outcome.events and self.models is not None:
-            self.models.publish_standings(outcome.after)
+        # Also when this run appended nothing: a retry of a job killed between its append and this write
+        # leaves the model as one clean run does (a value no newer than the one kept changes nothing).
+        self._publish(outcome.after)
         if outcome.events and outcome.after.status == FINISHED:
             self.on_finished(outcome.after)
         return outcome
+
+    def _publish(self, tournament: Tournament) -> None:
+        if self.models is not None:
+            self.models.publish_standings(tournament)
 
     def _open_table(self, tournament: Tournament, table: Table) -> bool:
         """Create and link a table's game, unless another worker claimed it."""
