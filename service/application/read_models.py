@@ -41,8 +41,11 @@ from service.adapters.versioned import VersionedValues
 
 MODELS = ("ratings", "leaderboards", "lobby", "standings")
 RATINGS_PREFIX = aggregate_id("")
-# A rebuild that keeps finding sources moved gives up after this many passes (nothing switched).
+# A rebuild that keeps finding sources moved stops reading again after this many passes (the writers fill
+# the new generation too, so what moved since is in it already).
 MAX_PASSES = 20
+# A rebuild renews its lease every this many sources read, so that a long pass never outlives it.
+RENEW_EVERY = 500
 
 
 def ratings_value(table: RatingTable) -> dict[str, Any]:
@@ -124,6 +127,7 @@ class Rebuilder:
     models: ReadModels
     # Called between the steps of a rebuild (tests interleave games there); given the step's name.
     pause: Callable[[str], None] = lambda step: None
+    _renew: Callable[[], None] = field(default=lambda: None, init=False, repr=False)
 
     @property
     def store(self) -> EventStore:
@@ -135,6 +139,7 @@ class Rebuilder:
         started = time.monotonic()
         generations = self._generations(model)
         served, new, lease = generations.begin()
+        self._renew = lambda: generations.renew(lease)
         report = RebuildReport(model, served, new)
         build = self._lobby_pass if model == "lobby" else self._values_pass
         try:
@@ -144,7 +149,7 @@ class Rebuilder:
                 moved = build(model, new, report)
                 if report.passes > 1:
                     report.caught_up += moved
-                generations.renew(lease)
+                self._renew()
                 self.pause(f"pass {report.passes}")
                 if report.passes > 1 and moved == 0:
                     break
@@ -189,6 +194,8 @@ class Rebuilder:
             moved += 1
             report.checkpoint[source] = version
             report.sources += 1
+            if report.sources % RENEW_EVERY == 0:
+                self._renew()
         return moved
 
     def _value_sources(self, model: str) -> list[str]:
@@ -222,6 +229,8 @@ class Rebuilder:
             report.checkpoint[source] = 1
             report.sources += 1
             moved += 1
+            if report.sources % RENEW_EVERY == 0:
+                self._renew()
         pipe = self.store.redis.pipeline(transaction=False)
         for part, member, score in lines:
             pipe.zadd(lobby_.key(generation, part), {member: score})

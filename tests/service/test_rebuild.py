@@ -23,6 +23,7 @@ from service.application.read_models import (
 )
 from service.bootstrap import Services
 from service.cli import main
+from service.http import create_app
 from tests.support.services import CLUSTER, REAL
 
 
@@ -111,26 +112,41 @@ def test_games_finished_during_a_rebuild_are_in_the_model_switched_to_and_reader
     random_games(services, rng, 12, people)
     tournaments = [bot_tournament(services, "early")]
     late: list[str] = []
-    seen: dict[str, Any] = {}
+    seen: list[Any] = []
+    ratings = services.models.ratings
+    old = ratings.generations.served()
 
     def meanwhile(step: str) -> None:
         if step == "pass 1":  # built once; now the service moves on before the catch-up and the switch
             late.extend(random_games(services, rng, 10, people))
             tournaments.append(bot_tournament(services, "late"))
         if step == "switch":
-            # Built and caught up, not switched: readers still read the old generation.
-            seen["served"] = {model: rebuilder.models.lobby.served() if model == "lobby" else None for model in MODELS}
-            seen["ratings"] = services.models.ratings.generations.served()
+            # Built and caught up, not switched: readers are still served the old generation, up to date.
+            seen.append((ratings.generations.served(), ratings.read(aggregate_id("toy"))))
 
-    rebuilder = Rebuilder(services.models, pause=meanwhile)
-    old = services.models.ratings.generations.served()
-    report = rebuilder.rebuild("ratings")
-    assert seen["ratings"] == old and report.generation == old + 1
-    assert services.models.ratings.generations.served() == old + 1
+    report = Rebuilder(services.models, pause=meanwhile).rebuild("ratings")
+    table = services.ratings.table("toy")
+    assert seen == [(old, ratings.dump(old)[aggregate_id("toy")])]
+    assert seen[0][1] == (table.version, ratings_value(table))
+    assert report.generation == old + 1 and ratings.generations.served() == old + 1
     for model in ("leaderboards", "standings", "lobby"):
-        assert rebuilder.rebuild(model).differences == []
+        assert Rebuilder(services.models).rebuild(model).differences == []
     assert set(late) <= set(lobby(services)[0])
     assert_served_equal_live(services, tournaments)
+
+
+def test_the_lobby_served_over_http_is_the_same_before_during_and_after_a_rebuild(services):
+    random_games(services, random.Random(19), 9, [account(services, "ann"), account(services, "bob")])
+    bot_tournament(services, "http")
+    client = create_app(services).test_client()
+
+    def served() -> tuple[Any, Any]:
+        return client.get("/games?limit=100").json, client.get("/tournaments").json
+
+    before, during = served(), []
+    report = Rebuilder(services.models, pause=lambda step: during.append(served())).rebuild("lobby")
+    assert len(during) == 3 and all(answer == before for answer in during)  # two passes, then the switch
+    assert served() == before and report.served != services.models.lobby.served()
 
 
 def test_a_rating_appended_by_a_writer_that_read_the_pointer_before_the_lease_is_caught_up(services):
