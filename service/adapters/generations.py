@@ -112,11 +112,14 @@ class Generations:
         taken = self.redis.get(self.lease)
         if taken is not None:
             raise RebuildRunning(f"a rebuild of {self.model} is filling generation {text(taken).split(':')[0]}")
-        self.remove_unserved(served)
+        # A number above every generation with keys, so no key a killed run left is in it.
         new = max([served, *self.generations()]) + 1
         value = f"{new}:{secrets.token_hex(8)}"
         if not self.redis.set(self.lease, value, nx=True, ex=LEASE_S):
             raise RebuildRunning(f"a rebuild of {self.model} has just begun")
+        # Only the lease's holder removes what killed runs left: two runs beginning at once never remove each
+        # other's keys.
+        self.remove_unserved(served, keep=new)
         return served, new, value
 
     def renew(self, value: str) -> None:
@@ -160,14 +163,14 @@ class Generations:
             self.redis.pexpire(key, grace_ms)
         return len(keys)
 
-    def remove_unserved(self, served: int) -> int:
+    def remove_unserved(self, served: int, keep: int | None = None) -> int:
         """Delete the keys a killed rebuild left (of any generation but the served one); return how many.
 
         A retired generation's keys are left to expire: their readers' grace runs on.
         """
         gone = 0
         for generation in [0, *self.generations()] if self.first == 0 else self.generations():
-            if generation != served:
+            if generation not in (served, keep):
                 for key in self.keys_of(generation):
                     if self.redis.pttl(key) == -1:
                         gone += int(self.redis.delete(key))

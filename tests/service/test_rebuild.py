@@ -181,8 +181,9 @@ def test_a_killed_rebuild_leaves_the_served_model_and_the_next_run_removes_what_
     assert generations.served() == served and lobby(services) == before
     services.redis.delete(generations.lease)  # the lease lapses
     report = Rebuilder(services.models).rebuild("lobby")
-    # Its generation's number is taken again, its keys removed first: what it wrote is not served.
-    assert report.differences == [] and report.generation == new
+    # What it wrote is removed, never served.
+    assert report.differences == [] and report.generation == new + 1
+    assert services.redis.exists(generations.key(new, "games")) == 0
     assert lobby(services) == before and "0123456789abcdef" not in lobby(services)[0]
     # The generation it switched from expires after the readers' grace; the one it switched to stays.
     assert 0 < services.redis.pttl(generations.key(served, "games"))
