@@ -23,7 +23,14 @@ the memory of every process (RSS) and of Redis (`used_memory`) with its growth
 per hour. Exit status 1 when anything is lost, duplicated, stuck, unaudited or
 a 5xx outside an outage. Not part of CI: it takes the minutes it is given.
 
-Run: .venv/bin/python -m bench.soak [--minutes 60] [--every 10] [--games 8]
+With --rebuild-every S, `menagerie rebuild all` runs every S seconds beside
+the load, and once more after the last wave: it prints each run's exit status,
+time and sources, and any difference between a rebuilt model and the served
+one (which fails the soak). With --redis-url the soak uses that Redis (and
+its database) instead of one of its own, and deals no faults (it cannot
+restart that server); its keys are removed at the end.
+
+Run: .venv/bin/python -m bench.soak [--minutes 60] [--every 10] [--games 8] [--rebuild-every 20] [--redis-url URL]
 """
 
 from __future__ import annotations
@@ -31,8 +38,10 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -57,7 +66,7 @@ from bench.fault_run import (
     on_own_redis,
     worker_holding_a_job,
 )
-from tests.support.processes import OwnRedis, Processes, children_of, free_port, http, wait_for
+from tests.support.processes import OwnRedis, Processes, children_of, free_port, http, remove_run, wait_for
 
 RETRYABLE = {0, 502, 503, 504}
 PLAYERS = 4  # client threads playing the human seats of a wave
@@ -313,7 +322,7 @@ class Faults:
     """The processes under test and the round of faults dealt to them."""
 
     api: str
-    own: OwnRedis
+    own: OwnRedis | None  # None: a Redis not ours (--redis-url), never killed
     processes: Processes
     server: Any
     workers: list[Any]
@@ -321,12 +330,19 @@ class Faults:
     outage_s: float
     started: float = field(default_factory=time.monotonic)
     rounds: int = 0
+    redis_url: str = ""
+
+    @property
+    def url(self) -> str:
+        """The store's URL."""
+        return self.own.url if self.own is not None else self.redis_url
 
     def say(self, what: str) -> None:
         print(f"{time.monotonic() - self.started:7.1f} s: {what}", flush=True)
 
     def deal(self) -> None:
         """kill -9 of an API worker process, of a `menagerie worker` (then a new one), and a Redis restart."""
+        assert self.own is not None
         self.rounds += 1
         victim = random.choice(children_of(self.server.pid))
         os.kill(victim, signal.SIGKILL)
@@ -364,14 +380,14 @@ class Memory:
         roles = [("api master", faults.server.pid)] + [("api worker", pid) for pid in children_of(faults.server.pid)]
         for worker in faults.workers:
             roles += [("worker", worker.pid)] + [("rq scheduler", pid) for pid in children_of(worker.pid)]
-        if faults.own.process is not None:
+        if faults.own is not None and faults.own.process is not None:
             roles.append(("redis-server", faults.own.process.pid))
         for role, pid in roles:
             rss = _rss_mb(pid)
             if rss is not None:
                 self.samples[(role, pid)].append((now, rss))
         try:
-            used = redis.Redis.from_url(faults.own.url, socket_timeout=2).info("memory")["used_memory"]
+            used = redis.Redis.from_url(faults.url, socket_timeout=2).info("memory")["used_memory"]
             self.samples[("redis used_memory", 0)].append((now, used / 2**20))
         except redis.exceptions.RedisError:
             pass  # the outage
@@ -417,20 +433,68 @@ def main() -> int:
     parser.add_argument("--outage", type=float, default=3.0, help="seconds Redis stays down")
     parser.add_argument("--wave-deadline", type=float, default=600.0, help="seconds a wave's games have to finish")
     parser.add_argument("--keep-logs", action="store_true", help="keep the processes' logs after a good run too")
+    parser.add_argument("--rebuild-every", type=float, default=0.0, help="seconds between `menagerie rebuild all`")
+    parser.add_argument("--redis-url", default="", help="play on this Redis (no faults) instead of one of its own")
+    parser.add_argument("--port", type=int, default=0, help="the API's port (default: a free one)")
     args = parser.parse_args()
     os.environ["MENAGERIE_RATE_LIMITS"] = "off"  # one client address plays every seat
+    if args.redis_url:
+        return on_redis_at(args)
     return on_own_redis("menagerie-soak-", args.step_timeout, args.keep_logs, lambda own, ps: soak(args, own, ps))
 
 
-def soak(args: argparse.Namespace, own: OwnRedis, processes: Processes) -> int:
+def on_redis_at(args: argparse.Namespace) -> int:
+    """Run the soak on the Redis at --redis-url, without faults; remove its keys afterwards."""
+    directory = Path(tempfile.mkdtemp(prefix="menagerie-soak-"))
+    processes = Processes(directory, args.step_timeout)
+    args.every = float("inf")
+    failed = 1
+    try:
+        failed = soak(args, None, processes)
+    finally:
+        processes.stop_all()
+        remove_run(redis.Redis.from_url(args.redis_url), PREFIX)
+        if not failed and not args.keep_logs:
+            shutil.rmtree(directory)
+    return failed
+
+
+@dataclass
+class Rebuilds:
+    """`menagerie rebuild all` runs beside the load: their exit statuses, times, sources and differences."""
+
+    processes: Processes
+    url: str
+    runs: list[tuple[int, float, list[str]]] = field(default_factory=list)
+
+    def run(self, faults: Faults) -> None:
+        started = time.monotonic()
+        name = f"rebuild-{len(self.runs)}"
+        process = self.processes.menagerie(name, ["rebuild", "all"], self.url, PREFIX)
+        status = process.wait(600)
+        lines = (self.processes.logs / f"{name}.log").read_text(errors="replace").splitlines()
+        self.runs.append((status, time.monotonic() - started, lines))
+        faults.say(f"menagerie rebuild all: exit {status} in {time.monotonic() - started:.1f} s")
+        for line in lines:
+            faults.say(f"  {line}")
+
+    @property
+    def failed(self) -> list[str]:
+        """What went wrong: a run that did not exit 0, a model that differed from the served one."""
+        return [line for status, _, lines in self.runs for line in lines if status != 0 or "differ" in line]
+
+
+def soak(args: argparse.Namespace, own: OwnRedis | None, processes: Processes) -> int:
     """Waves of load until the time is up, faults and memory samples beside them; then the report."""
-    api = f"http://127.0.0.1:{free_port()}"
-    server = processes.menagerie("api", ["serve", "--port", api.rsplit(":", 1)[1], "--workers", "4"], own.url, PREFIX)
-    workers = [processes.menagerie(f"worker-{i}", ["worker"], own.url, PREFIX) for i in range(2)]
+    url = own.url if own is not None else args.redis_url
+    api = f"http://127.0.0.1:{args.port or free_port()}"
+    server = processes.menagerie("api", ["serve", "--port", api.rsplit(":", 1)[1], "--workers", "4"], url, PREFIX)
+    workers = [processes.menagerie(f"worker-{i}", ["worker"], url, PREFIX) for i in range(2)]
     wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 60, "the API to answer")
     wait_for(lambda: len(children_of(server.pid)) == 4, 60, "the server's four workers")
     tally, ledger, figures, memory = Tally(), Ledger(), Figures(), Memory()
-    faults = Faults(api, own, processes, server, workers, tally, args.outage)
+    faults = Faults(api, own, processes, server, workers, tally, args.outage, redis_url=url)
+    rebuilds = Rebuilds(processes, url)
     end = faults.started + args.minutes * 60
     done = threading.Event()
 
@@ -442,8 +506,15 @@ def soak(args: argparse.Namespace, own: OwnRedis, processes: Processes) -> int:
                 faults.deal()
                 next_faults += args.every * 60
 
+    def rebuilding() -> None:
+        while not done.wait(args.rebuild_every):
+            rebuilds.run(faults)
+
     beside = threading.Thread(target=background)
     beside.start()
+    rebuilder = threading.Thread(target=rebuilding)
+    if args.rebuild_every:
+        rebuilder.start()
     wave = 0
     try:
         while time.monotonic() < end:
@@ -453,6 +524,10 @@ def soak(args: argparse.Namespace, own: OwnRedis, processes: Processes) -> int:
     finally:
         done.set()
         beside.join()
+        if args.rebuild_every:
+            rebuilder.join()
+    if args.rebuild_every:
+        rebuilds.run(faults)  # once more with every game settled: each model must equal the served one
     hours = (time.monotonic() - faults.started) / 3600
     print(f"\n{wave} waves in {hours * 60:.1f} min, {faults.rounds} rounds of faults")
     print(f"answers by status:          {dict(sorted(tally.statuses.items()))} (0 = connection dropped)")
@@ -467,6 +542,12 @@ def soak(args: argparse.Namespace, own: OwnRedis, processes: Processes) -> int:
     print(f"401 unknown_token:          {len(ledger.unknown_tokens)} {ledger.unknown_tokens[:3] or ''}")
     print(f"live-stream events, gaps:   {figures.stream_events}, {len(figures.stream_gaps)} {figures.stream_gaps[:3]}")
     print(f"longest stall:              {figures.longest:.2f} s ({figures.longest_outside:.2f} s outside outages)")
+    if args.rebuild_every:
+        runs = rebuilds.runs
+        print(
+            f"rebuilds (all four models): {len(runs)} runs, {sum(status != 0 for status, _, _ in runs)} failed,"
+            f" {max(seconds for _, seconds, _ in runs):.1f} s the longest; problems: {rebuilds.failed[:5] or 'none'}"
+        )
     memory.report()
     logs = {path.stem: path.read_text(errors="replace").count("Traceback") for path in processes.logs.glob("*.log")}
     print(f"tracebacks in the logs:     {logs} (logs in {processes.logs})")
@@ -478,6 +559,7 @@ def soak(args: argparse.Namespace, own: OwnRedis, processes: Processes) -> int:
         or tally.five_xx_outside
         or ledger.unknown_tokens
         or figures.stream_gaps
+        or rebuilds.failed
     )
     return 1 if bad else 0
 

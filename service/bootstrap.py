@@ -39,6 +39,7 @@ from service.application.audits import AuditService
 from service.application.games import GameService
 from service.application.players import PlayerService
 from service.application.ratings import RatingService
+from service.application.read_models import ReadModels
 from service.application.seat_logs import SeatLogs
 from service.application.signatures import HouseSigner, ResultSignatures
 from service.application.steward import Steward
@@ -79,6 +80,8 @@ class Services:
     log: TransparencyLog = field(kw_only=True)
     # Player accounts: handles, tokens, and the seats and places they bind.
     players: PlayerService = field(kw_only=True)
+    # The read models kept in Redis (lobby, ratings, leaderboards, standings), for `menagerie rebuild`.
+    models: ReadModels = field(kw_only=True)
 
     def rq(self) -> Redis:
         """Return RQ's Redis connection."""
@@ -195,7 +198,8 @@ def build(
     )
     accounts = PlayerAccounts(redis, prefix)
     players = PlayerService(accounts)
-    ratings = RatingService(store, repository, accounts)
+    models = ReadModels(store)
+    ratings = RatingService(store, repository, accounts, models=models)
     signer = log_signer or signer_from_env(None if embedded else redis, prefix)
     results_log = TransparencyLog(RedisLeaves(redis, prefix), signer, signer.name)
     tournaments = TournamentService(
@@ -206,6 +210,7 @@ def build(
         jobs,
         on_finished=lambda tournament: _tournament_finished(signatures, results_log, tournament),
         accounts=accounts,
+        models=models,
     )
     archive = ArchiveService(store, directory, repository, signatures, held=tournaments.holds)
     # The embedded server audits on a thread of its own, so that a long audit never holds up bot turns.
@@ -239,6 +244,7 @@ def build(
         signatures=signatures,
         log=results_log,
         players=players,
+        models=models,
     )
     return services
 

@@ -4,18 +4,37 @@ entrants, table claims.
 
 The lists and the game map can be rebuilt from the streams (`GameCreated`,
 `GameLinked`); the seat tokens cannot — like a game's seed they are secrets
-that no event holds.
+that no event holds. The lists are the lobby read model: readers follow its
+generation pointer and writers write every generation it names
+(`service.adapters.generations`), so `menagerie rebuild lobby` can refill
+them from the streams and archives beside the served ones. A listing's score
+is its first event's time, so a rebuild gives every member the score it had.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any, cast
 
 from service.adapters.connections import StoreRedis
+from service.adapters.generations import Generations
 from service.adapters.store import text
 
 CLAIM_SECONDS = 300
+LOBBY = "lobby"
+# The lobby's keys from before generations: its generation 0.
+LOBBY_LEGACY = ("games", "tournaments", "tournaments:*")
+
+
+def listed_at(time: str) -> float:
+    """Return a listing's score: the POSIX time of its first event (as recorded, `...Z`)."""
+    return datetime.fromisoformat(time.replace("Z", "+00:00")).timestamp()
+
+
+def lobby(redis: StoreRedis, prefix: str) -> Generations:
+    """Return the lobby read model's generations: the lists of games and of tournaments (one per game type too)."""
+    return Generations(redis, prefix, LOBBY, legacy=LOBBY_LEGACY)
 
 
 def newest_first(redis: StoreRedis, key: str, count: int, below: int = 0) -> tuple[list[str], int]:
@@ -51,22 +70,26 @@ class Directory:
     def __init__(self, redis: StoreRedis, prefix: str = "menagerie") -> None:
         self.redis = redis
         self.prefix = prefix
+        self.generations = lobby(redis, prefix)
+
+    def _served(self) -> str:
+        return self.generations.key(self.generations.served(), "games")
 
     def add_game(self, game_id: str, created: float) -> None:
-        """List a new game."""
-        self.redis.zadd(f"{self.prefix}:games", {game_id: created})
+        """List a new game (`created`: its first event's time), in the served lobby and the one being rebuilt."""
+        for generation in self.generations.targets():
+            self.redis.zadd(self.generations.key(generation, "games"), {game_id: created})
 
     def remove_game(self, game_id: str) -> None:
         """Unlist a game (after it has been archived)."""
-        self.redis.zrem(f"{self.prefix}:games", game_id)
+        for generation in self.generations.targets():
+            self.redis.zrem(self.generations.key(generation, "games"), game_id)
 
     def created_before(self, created: float, page: int) -> Iterator[list[str]]:
         """Yield the ids of the games listed as created before `created`, oldest first, `page` at a time."""
         offset = 0
         while True:
-            ids = [
-                text(m) for m in self.redis.zrangebyscore(f"{self.prefix}:games", "-inf", f"({created}", offset, page)
-            ]
+            ids = [text(m) for m in self.redis.zrangebyscore(self._served(), "-inf", f"({created}", offset, page)]
             if not ids:
                 return
             yield ids
@@ -74,7 +97,7 @@ class Directory:
 
     def recent_games(self, limit: int, below: int = 0) -> tuple[list[str], int]:
         """Return a page of game ids, newest first, and how many older games are left (see `newest_first`)."""
-        return newest_first(self.redis, f"{self.prefix}:games", limit, below)
+        return newest_first(self.redis, self._served(), limit, below)
 
 
 class TournamentIndex:
@@ -83,19 +106,21 @@ class TournamentIndex:
     def __init__(self, redis: StoreRedis, prefix: str = "menagerie") -> None:
         self.redis = redis
         self.prefix = prefix
+        self.generations = lobby(redis, prefix)
 
     def _key(self, tournament_id: str, name: str) -> str:
         return f"{self.prefix}:{{{tournament_id}}}:{name}"
 
     def add_tournament(self, tournament_id: str, created: float, game: str | None = None) -> None:
-        """List a new tournament (also under its game type)."""
-        self.redis.zadd(f"{self.prefix}:tournaments", {tournament_id: created})
-        if game:
-            self.redis.zadd(f"{self.prefix}:tournaments:{game}", {tournament_id: created})
+        """List a new tournament (also under its game type; `created`: its first event's time)."""
+        for generation in self.generations.targets():
+            self.redis.zadd(self.generations.key(generation, "tournaments"), {tournament_id: created})
+            if game:
+                self.redis.zadd(self.generations.key(generation, f"tournaments:{game}"), {tournament_id: created})
 
     def recent_tournaments(self, game: str | None, count: int, below: int = 0) -> tuple[list[str], int]:
         """Return tournament ids newest first (of one game type, if given), and how many older are left."""
-        key = f"{self.prefix}:tournaments" + (f":{game}" if game else "")
+        key = self.generations.key(self.generations.served(), "tournaments" + (f":{game}" if game else ""))
         return newest_first(self.redis, key, count, below)
 
     def link_game(self, game_id: str, tournament_id: str) -> None:

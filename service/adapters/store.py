@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -260,6 +260,17 @@ class EventStore:
             return "missing" if not payloads else "moved"
         keys = [self._key(game_id, name) for name in ("events", "packed", *_UNPACKED)]
         return text(self._pack(keys=keys, args=[version, seed, ended, packing.pack(seed, payloads)]))
+
+    def aggregates(self, name: str = "events") -> Iterator[str]:
+        """Yield the id of every aggregate with a key `name` (events, packed, archived), by SCAN: each at least once.
+
+        SCAN may yield a key twice, and one created or removed meanwhile or not;
+        a caller that must see every aggregate stored before it began has it.
+        """
+        head = f"{self.prefix}:{{"
+        for key in self.redis.scan_iter(match=f"{self.prefix}:{{*}}:{name}", count=1000):
+            tagged = text(key).removeprefix(head)
+            yield tagged[: tagged.index("}")]
 
     def is_packed(self, game_id: str) -> bool:
         """Tell whether the game's stream was packed."""

@@ -16,7 +16,6 @@ import contextlib
 import logging
 import os
 import secrets
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,7 +30,7 @@ from domain.results import GAME, chain_statement
 from domain.tournament.bundle import GameFile
 from projections.game import game_view, redact_log
 from service.adapters.cache import GameRepository
-from service.adapters.indexes import Directory
+from service.adapters.indexes import Directory, listed_at
 from service.adapters.store import EventStore
 from service.application.signatures import ResultSignatures
 from service.errors import GameArchived, GameInPlay, GameNotFound, ImportRefused, VersionConflict
@@ -118,7 +117,7 @@ class ArchiveService:
         self.store.save_seed(game.id, game.seed)
         self.signatures.adopt(head.get("signature"), chain_statement(GAME, events))
         self.store.unmark_archived(game.id)
-        self.directory.add_game(game.id, time.time())
+        self.directory.add_game(game.id, listed_at(events[0]["time"]))
         self.pack(game.id)  # finished, so kept as every finished game is
         return game.id
 

@@ -25,7 +25,7 @@ from domain.sealing import Sealer
 from projections.game import redact_event, redact_log
 from service.adapters.cache import GameRepository
 from service.adapters.faults import crash_point
-from service.adapters.indexes import Directory
+from service.adapters.indexes import Directory, listed_at
 from service.adapters.store import NOT_DUE, DueMark, EventStore
 from service.application.clock import utc_now
 from service.application.commands import CommandPath, Decision, Idempotency, Outcome
@@ -174,10 +174,10 @@ class GameService:
             # The first attempt created it; list it and ask for its next step in case that attempt died
             # before doing so (both are idempotent: a listed game is listed once, a step job has its id).
             game = self.repository.load(game_id)
-            self.directory.add_game(game_id, time.time())
+            self.directory.add_game(game_id, listed_at(self.store.read(game_id, upto=1)[0].time))
             self._schedule(game)
             return game, self._with_receipts(game, tokens)
-        self.directory.add_game(game_id, time.time())
+        self.directory.add_game(game_id, listed_at(outcome.events[0].time))
         self._settle(outcome)
         return outcome.after, self._with_receipts(outcome.after, tokens, outcome.events)
 

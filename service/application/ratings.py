@@ -31,6 +31,7 @@ from service.adapters.snapshots import Snapshots
 from service.adapters.store import EventStore
 from service.application.clock import utc_now
 from service.application.commands import CommandPath, Decision, Idempotency
+from service.application.read_models import ReadModels
 from service.errors import GameTypeNotFound
 
 
@@ -59,6 +60,8 @@ class RatingService:
     # Where accounts' handles are looked up for the leaderboards (None: ids only).
     accounts: PlayerAccounts | None = None
     clock: Callable[[], str] = utc_now
+    # The ratings and leaderboards read models, written as games are rated (None: not kept).
+    models: ReadModels | None = None
     # A fresh process reads the table's snapshot and the fewer than this many events after it, not the whole stream.
     snapshot_every: int = 1000
     commands: CommandPath[RatingTable] = field(init=False)
@@ -100,6 +103,10 @@ class RatingService:
             optimistic=True,
             idempotency=Idempotency(game_id, lambda first, last: {"version": last}),
         )
+        if self.models is not None:
+            # After the append: a process killed between the two leaves the model a version behind, which the
+            # next rating of this game type (or a retry of this one, or `menagerie rebuild`) brings up to date.
+            self.models.publish_ratings(outcome.after)
         return "duplicate" if outcome.prior is not None else "rated"
 
     def ordinals(self, game_type: str, identities: Sequence[str]) -> list[float]:
@@ -110,10 +117,21 @@ class RatingService:
     def leaderboard(self, game_type: str, limit: int | None = None) -> dict[str, Any]:
         """Return a game type's leaderboard, best first: an account shown by its handle, with its id."""
         table = self.table(game_type)
-        rows = leaderboard(table, limit)
+        rows = self._leaderboard(table, limit)
         ids = [row["player_id"] for row in rows if row["player_id"] is not None]
         handles = self.accounts.handles(ids) if self.accounts is not None and ids else {}
         for row in rows:
             if row["player_id"] is not None:
                 row["player"] = handles.get(row["player_id"], row["player"])
         return {"game": game_type, "rated_games": table.rated_games, "version": table.version, "players": rows}
+
+    def _leaderboard(self, table: RatingTable, limit: int | None) -> list[dict[str, Any]]:
+        """Return the rows from the leaderboards model when it is at the table's version, else fold and keep them."""
+        if self.models is None:
+            return leaderboard(table, limit)
+        served = self.models.leaderboards.read(aggregate_id(table.game))
+        if served is not None and served[0] == table.version:
+            rows: list[dict[str, Any]] = served[1]["players"]
+            return rows[:limit] if limit else rows
+        self.models.publish_ratings(table)
+        return leaderboard(table, limit)

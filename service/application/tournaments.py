@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,13 +39,14 @@ from domain.tournament.seeding import table_secret
 from domain.tournament.state import ACTIVE, FINISHED, OPEN, PLAYING, Table, Tournament
 from projections.tournament import public_event, tournament_view
 from service.adapters.cache import AggregateCache, GameRepository
-from service.adapters.indexes import TournamentIndex
+from service.adapters.indexes import TournamentIndex, listed_at
 from service.adapters.players import PlayerAccounts
 from service.adapters.store import EventStore
 from service.application.clock import utc_now
 from service.application.commands import CommandPath, Decision, Outcome
 from service.application.games import GameService, Jobs
 from service.application.ratings import RatingService
+from service.application.read_models import ReadModels
 from service.application.tokens import new_secret, token_sha256
 from service.errors import TournamentNotFound, VersionConflict
 
@@ -77,6 +77,8 @@ class TournamentService:
     on_finished: Callable[[Tournament], object] = lambda tournament: None
     # Where the entrants' handles are looked up for the views (None: ids only).
     accounts: PlayerAccounts | None = None
+    # The standings read model, written after every append (None: not kept).
+    models: ReadModels | None = None
     commands: CommandPath[Tournament] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -142,7 +144,8 @@ class TournamentService:
         events = decide(Tournament(), command, seed)
         self.store.save_seed(tournament_id, seed)
         outcome = self.commands.create(tournament_id, Tournament(id=tournament_id), Decision(command, events))
-        self.index.add_tournament(tournament_id, time.time(), outcome.after.game)
+        self.index.add_tournament(tournament_id, listed_at(outcome.events[0].time), outcome.after.game)
+        self._publish(outcome.after)
         return outcome.after, organiser_token
 
     def register(
@@ -284,6 +287,7 @@ class TournamentService:
         """Take every step the tournament waits on: "advanced", "waiting", "busy" or "idle"."""
         outcome = "idle"
         tournament = self.load(tournament_id)
+        self._publish(tournament)  # a run killed between an append and its standings' write is retried here
         if tournament.status == FINISHED:
             # Its end was set off when it finished; a job run again (that one failed) sets it off again.
             self.on_finished(tournament)
@@ -403,9 +407,16 @@ class TournamentService:
             optimistic=optimistic,
             command_id=_command_id,
         )
+        # Also when this run appended nothing: a retry of a job killed between its append and this write
+        # leaves the model as one clean run does (a value no newer than the one kept changes nothing).
+        self._publish(outcome.after)
         if outcome.events and outcome.after.status == FINISHED:
             self.on_finished(outcome.after)
         return outcome
+
+    def _publish(self, tournament: Tournament) -> None:
+        if self.models is not None:
+            self.models.publish_standings(tournament)
 
     def _open_table(self, tournament: Tournament, table: Table) -> bool:
         """Create and link a table's game, unless another worker claimed it."""

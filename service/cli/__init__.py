@@ -8,7 +8,7 @@ import os
 import sys
 
 from service.adapters.connections import ConfigError
-from service.cli import archive, bundles, keys, monitor, players, tournament
+from service.cli import archive, bundles, keys, monitor, players, rebuild, tournament
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     keys.add_parsers(commands)
     monitor.add_parser(commands)
     players.add_parser(commands)
+    rebuild.add_parser(commands)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -60,6 +61,8 @@ def _run(args: argparse.Namespace) -> int:
         return keys.run(args)
     if args.command == "players":
         return players.run(args)
+    if args.command == "rebuild":
+        return rebuild.run(args)
     return 2
 
 
