@@ -19,6 +19,7 @@ from service.errors import MalformedJson
 
 MAX_DEPTH = 32  # no request needs more; deeper values cannot be stored as they came
 MAX_INTEGER = 2**63 - 1  # what every JSON encoder and Redis script on the way keeps exact
+NOT_AN_OBJECT = "the body must be a JSON object"
 
 
 def prefers(mimetype: str) -> bool:
@@ -64,7 +65,7 @@ def checked(
     The check of every body, whatever carried it: an HTTP request's, or a game socket's message.
     """
     if not isinstance(data, dict):
-        raise MalformedJson("the body must be a JSON object")
+        raise MalformedJson(NOT_AN_OBJECT)
     quick = plainly(data) if plainly is not None else None
     if quick is not None:
         return quick

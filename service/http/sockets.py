@@ -49,7 +49,7 @@ from service.http.errors import described, error_body, rate_limited
 from service.http.json import encode
 from service.http.limits import hit_socket_move
 from service.http.moves import play
-from service.http.requests import bearer_of, parse_json, services
+from service.http.requests import NOT_AN_OBJECT, bearer_of, parse_json, services
 from service.http.streams import GAME_OVER
 from service.http.subscriptions import Subscription
 
@@ -258,7 +258,7 @@ def _message(data: bytes | str) -> dict[str, Any]:
     """Return a message parsed as strict JSON, as an HTTP body is (400 if it is not JSON or not an object)."""
     parsed = parse_json(data.encode() if isinstance(data, str) else data)
     if not isinstance(parsed, dict):
-        raise MalformedJson("a message must be a JSON object")
+        raise MalformedJson(NOT_AN_OBJECT)  # a message is the move's body (and its envelope): told as HTTP tells it
     return parsed
 
 
