@@ -218,28 +218,33 @@ class _Session:
 
     async def _answer(self, data: bytes | str) -> None:
         """Play one message's move and send its answer, or its error; either way the socket stays open."""
-        ref: str | int | None = None
-        try:
-            if len(data) > MAX_BODY_BYTES:
-                raise RequestEntityTooLarge()
-            message = _message(data)
-            ref = _ref(message)
-            if message.get("type") != "act":
-                raise ValidationError({"type": ['a message on this socket is {"type": "act", ...}']})
-            answer = await self.call(self._act, message)
-        except Exception as error:  # noqa: BLE001 - each is answered as HTTP answers it
-            await self._send_error(error, ref)
+        ref, answer = await self.call(self._handle, data)
+        if isinstance(answer, Exception):
+            await self._send_error(answer, ref)
             return
         out = {"type": "answer", "status": 200, "answer": answer} | ({} if ref is None else {"ref": ref})
         await self.transport.send_str(encode(out).decode())
 
-    def _act(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Play an `act` message's move (on the app's threads): the move's rate limit, then `play` as HTTP does."""
-        with self.app.app_context():
-            over = hit_socket_move(self.app, self.address)
-            if over is not None:
-                raise _OverLimit(*over)
-            return play(self.game_id, self.token, SocketMove(message))
+    def _handle(self, data: bytes | str) -> tuple[str | int | None, dict[str, Any] | Exception]:
+        """Play a message's move (on the app's threads); return its `ref` and its answer, or what refused it.
+
+        As over HTTP, every message counts on its client's rate limit for moves first, whatever it holds.
+        """
+        ref: str | int | None = None
+        try:
+            with self.app.app_context():
+                over = hit_socket_move(self.app, self.address)
+                if over is not None:
+                    raise _OverLimit(*over)
+                if len(data) > MAX_BODY_BYTES:
+                    raise RequestEntityTooLarge()
+                message = _message(data)
+                ref = _ref(message)
+                if message.get("type") != "act":
+                    raise ValidationError({"type": ['a message on this socket is {"type": "act", ...}']})
+                return ref, play(self.game_id, self.token, SocketMove(message))
+        except Exception as error:  # noqa: BLE001 - each is answered as HTTP answers it
+            return ref, error
 
     async def _send_error(self, error: Exception, ref: str | int | None) -> None:
         if isinstance(error, _OverLimit):
