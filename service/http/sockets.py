@@ -40,9 +40,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from domain.events import RecordedEvent
 from domain.game import FINISHED, Game, replay
+from domain.ids import is_game_id
 from projections.game import game_view
 from service.adapters.cache import Bounded
-from service.errors import MalformedJson, MissingToken
+from service.errors import GameNotFound, MalformedJson, MissingToken
 from service.http import MAX_BODY_BYTES
 from service.http.auth import seat_for
 from service.http.errors import described, error_body, rate_limited
@@ -64,6 +65,8 @@ PATH = re.compile(r"^/games/([^/]{1,64})/socket$")
 ENVELOPE = frozenset(("type", "idempotency_key", "ref"))
 # What a client may tag a message with to match its answer: a short string or a number.
 _REF = re.compile(r"^[\x20-\x7e]{1,100}$")
+# How long a socket opened without an Authorization header has to send its hello.
+HELLO_S = 30.0
 # How long a socket whose view feed ended (the store went away) waits before following the game again.
 RESUME_S = 1.0
 # Games folded on to a version, shared by the sockets of a game in this process (the seats fold each batch once).
@@ -176,8 +179,13 @@ class _Session:
 
     async def _hello(self) -> str | None:
         """Read the first message, which must be `hello` with the seat's token; None (said, and the socket ends) if not."""
-        message = await self.transport.receive()
-        if message.kind == WebsocketMessageType.close:
+        try:
+            message = await asyncio.wait_for(self.transport.receive(), HELLO_S)
+        except TimeoutError:
+            message = None  # a socket that never says who it is holds nothing for long
+        if message is None or message.kind == WebsocketMessageType.close:
+            if message is None:
+                await self._send_error(MissingToken(f"no hello with the seat token came within {HELLO_S:g} s"), None)
             return None
         try:
             hello = _message(message.data)
@@ -196,6 +204,8 @@ class _Session:
 
     def _open(self, token: str) -> SeatViews:
         """Return the seat's view feed, its token checked (on the app's threads)."""
+        if not is_game_id(self.game_id):
+            raise GameNotFound(self.game_id)  # as the HTTP routes answer an id not of the form, before any read
         with self.app.app_context():
             s = services()
             game = s.repository.load(self.game_id)

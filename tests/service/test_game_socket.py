@@ -251,6 +251,13 @@ def test_a_token_that_does_not_hold_a_seat_is_refused_as_over_http_and_ends_the_
         refused = socket.reply()
         assert refused == {"type": "error", "status": status, **expected} and status in (401, 403)
         assert socket.next() is None  # then the server closed it
+    # A game that is not there (or an id not of the form) is a 404 as over HTTP, and ends the socket too.
+    for missing in ("0123456789abcdef", "not-a-game"):
+        headers = {**bearer(tokens[0]), "Content-Type": "application/json"}
+        status, expected = raw_post(api, missing, b'{"action": {}}', headers)
+        socket = Socket(api, missing, tokens[0])
+        assert socket.reply() == {"type": "error", "status": status, **expected} and status == 404
+        assert socket.next() is None
     # Without the header, the token comes in a first hello; anything else first is a missing token.
     socket = Socket(api, game_id, None)
     socket.send({"type": "hello", "token": tokens[1]})
