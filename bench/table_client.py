@@ -69,6 +69,9 @@ class SocketTableClient(Client):
     """
 
     def play(self, game: str, seats: int, deadline: float, moves: int | None = None) -> None:
+        # The HTTP connection sat idle through the last game (its moves went on the sockets): the server may
+        # have closed it since, so the create goes on a new one.
+        self.conn.close()
         table = self.new_table(game, seats)
         if table is None:
             return
