@@ -27,7 +27,6 @@ route is the app's and answers 426 with a JSON error saying so.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -217,7 +216,7 @@ class _Session:
 
     async def _push(self, views: SeatViews) -> None:
         """Send the seat's view now and after every batch; follow the game again if its feed ended before its end."""
-        with contextlib.suppress(ProtocolClosed):
+        try:
             while True:
                 async for chunk in self.feeds.follow(views):
                     if chunk[:1] == b"{":  # the stream's comments (a retry hint, a heartbeat) are not for a socket
@@ -225,6 +224,11 @@ class _Session:
                 if views.ended:
                     return
                 await asyncio.sleep(RESUME_S)
+        except ProtocolClosed:
+            pass  # the client went away
+        except Exception:
+            # Nobody awaits this task: what ended it is logged here (the socket's moves go on being answered).
+            log.exception("the views of a socket on game %s failed", self.game_id)
 
     async def _answer(self, data: bytes | str) -> None:
         """Play one message's move and send its answer, or its error; either way the socket stays open."""
