@@ -1,16 +1,25 @@
 """Menagerie beside boardgame.io, on the same machine in one run: total CPU a move, moves/s, p50/p99, and their ratio.
 
-The peer is boardgame.io 0.50 with its in-memory default storage, serving a
-simplified Blöde Kuh (`bench/peers/boardgameio/`; installed with `npm ci` when
-its node_modules is missing, and checked by its `check.js` before it is
-measured), played by its Node load client over socket.io, every seat on a
-socket of its own. Menagerie serves as `menagerie serve` does
+The peer is boardgame.io 0.50 serving a simplified Blöde Kuh
+(`bench/peers/boardgameio/`; installed with `npm ci` when its node_modules is
+missing, and checked by its `check.js` before it is measured), twice: with its
+in-memory default storage (`boardgame.io`), and with its durable one, FlatFile
+(`bgio FlatFile`: node-persist 3.1, pinned by the peer's lock, a file a
+match's state, metadata and log in a temporary folder; node-persist 3.1 queues
+its writes and makes them once a second, the last of each key, and never
+fsyncs). Both are played by the peer's Node load client over socket.io, every
+seat on a socket of its own. Menagerie serves as `menagerie serve` does
 (`--server`, `--workers`), with one `menagerie worker`, store and RQ on a
 redis-server of its own that syncs its append-only file on every write
-(`appendfsync always`), played on Blöde Kuh only by `bench.table_client`: one
-request a move, the action's answer holding the mover's view, and a seat's view
-read only when that seat must act and holds an older one (its wait for its
-turn: the other seats moved since its last answer).
+(`appendfsync always`), played on Blöde Kuh in two ways:
+
+- `Menagerie` (HTTP), by `bench.table_client.TableClient`: one request a move,
+  the action's answer holding the mover's view, and a seat's view read only
+  when that seat must act and holds an older one (its wait for its turn: the
+  other seats moved since its last answer);
+- `Men. socket`, by `bench.table_client.SocketTableClient`, as boardgame.io's
+  client plays: a socket a seat (`GET /games/{id}/socket`), a move an `act`
+  message, every seat sent its view after every batch.
 
 Both systems run throughout; at each client level each is measured in turn,
 back to back, boardgame.io first in the odd repeats and Menagerie first in the
@@ -21,12 +30,14 @@ even ones, so that drift in what else the machine does falls on both alike.
   Menagerie the server processes, the worker and the redis-server, each also
   printed alone (server/worker/redis ms/move).
 - Moves/s: moves over the level's wall time. A move is a human action:
-  Menagerie's POST, boardgame.io's `update` (a deal is inside boardgame.io's
-  move and a worker's step in Menagerie's, counted in the CPU, not as a move).
-- p50/p99: a move's latency. boardgame.io: from sending the move to the mover's
-  socket holding the new state. Menagerie: the POST, whose answer holds the
-  mover's new view (the reads of the next mover's view, GETs/move, about one a
-  move since one client plays all four seats, are counted in the CPU).
+  Menagerie's POST or `act` message, boardgame.io's `update` (a deal is inside
+  boardgame.io's move and a worker's step in Menagerie's, counted in the CPU,
+  not as a move).
+- p50/p99: a move's latency. boardgame.io and Menagerie's socket: from sending
+  the move to the mover's socket holding the new state (view). Menagerie over
+  HTTP: the POST, whose answer holds the mover's new view (the reads of the
+  next mover's view, GETs/move, about one a move since one client plays all
+  four seats, are counted in the CPU).
 - The window: each level plays new games for --seconds; creating and joining
   them is inside it on both sides. boardgame.io's client connects its sockets
   (four a client) before the window and closes them after it.
@@ -37,9 +48,11 @@ even ones, so that drift in what else the machine does falls on both alike.
   comparable with a quiet machine's.
 
 Not alike: boardgame.io pushes every move to all four seats' sockets (four
-`playerView`s and four messages a move, most of its CPU); Menagerie's client
-reads about one view a move, the next mover's, so what the other seats would
-pay to learn of the move is not in its figure. Under contention the scheduler
+`playerView`s and four messages a move, most of its CPU), and so does
+Menagerie's socket; Menagerie's HTTP client reads about one view a move, the
+next mover's, so what the other seats would pay to learn of the move is not in
+its figure. Menagerie's socket client opens a game's four sockets inside the
+window (they are a game's); boardgame.io's are opened before it. Under contention the scheduler
 shares the cores by thread, so Menagerie's several processes get more of them
 than boardgame.io's one Node thread: moves/s and latencies on a busy machine
 lean Menagerie's way; CPU a move leans less.
@@ -53,11 +66,13 @@ own), CPU ms a move boardgame.io / Menagerie (ratio), moves/s, p99: 1 client
 redis-server 0.15; it read 0.84 views a move.
 
 Run: .venv/bin/python -m bench.bench_peer [--clients 1,4,16] [--seconds 10] [--repeats 2] [--workers 2]
+     [--systems boardgame.io,bgio FlatFile,Menagerie,Men. socket]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -72,14 +87,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.bench_http import ROOT, Serving, cpu_times, run_level, serving, stop, total_cpu_times
-from bench.table_client import TableClient
+from bench.bench_http import ROOT, Client, Serving, cpu_times, run_level, serving, stop, total_cpu_times
+from bench.table_client import SocketTableClient, TableClient
 from tests.support.processes import OwnRedis, free_port
 
 PEER = ROOT / "bench" / "peers" / "boardgameio"
 MENAGERIE_GAMES = [("bloede-kuh", 4)]
 BOARDGAMEIO = "boardgame.io"
+FLATFILE = "bgio FlatFile"
 MENAGERIE = "Menagerie"
+SOCKET = "Men. socket"
+SYSTEMS = (BOARDGAMEIO, FLATFILE, MENAGERIE, SOCKET)
+# How each system's peer runs: boardgame.io's storage, or Menagerie's client.
+STORAGES = {BOARDGAMEIO: "memory", FLATFILE: "flatfile"}
+CLIENTS: dict[str, type[Client]] = {MENAGERIE: TableClient, SOCKET: SocketTableClient}
+# The ratios printed, ours over theirs: the socket against both storages, HTTP against memory as before.
+RATIOS = ((SOCKET, FLATFILE), (SOCKET, BOARDGAMEIO), (MENAGERIE, BOARDGAMEIO))
 
 
 @dataclass(frozen=True)
@@ -133,24 +156,27 @@ def wait_for_port(port: int, timeout_s: float) -> None:
 
 
 @contextmanager
-def boardgameio() -> Iterator[tuple[int, int]]:
-    """Run the peer's server until the block ends; yield its port and pid."""
+def boardgameio(storage: str) -> Iterator[tuple[int, int]]:
+    """Run the peer's server on `storage` (memory, or flatfile in a folder of its own) until the block ends; yield its port and pid."""
     port = free_port()
     # production: boardgame.io then logs no INFO line a move.
     env = {**os.environ, "NODE_ENV": "production"}
-    process = subprocess.Popen(["node", "server.js", str(port)], cwd=PEER, env=env, stdout=subprocess.DEVNULL)
-    try:
-        wait_for_port(port, 30)
-        yield port, process.pid
-    finally:
-        stop([process], timeout_s=10)
+    with tempfile.TemporaryDirectory(prefix="bench-peer-flatfile-") as folder:
+        where = [folder] if storage == "flatfile" else []
+        command = ["node", "server.js", str(port), storage, *where]
+        process = subprocess.Popen(command, cwd=PEER, env=env, stdout=subprocess.DEVNULL)
+        try:
+            wait_for_port(port, 30)
+            yield port, process.pid
+        finally:
+            stop([process], timeout_s=10)
 
 
 def percentile(ordered: list[float], share: float) -> float:
     return ordered[int(share * (len(ordered) - 1))] if ordered else 0.0
 
 
-def measure_boardgameio(port: int, pid: int, clients: int, seconds: float) -> Row:
+def measure_boardgameio(port: int, pid: int, clients: int, seconds: float, system: str = BOARDGAMEIO) -> Row:
     # The client connects every seat's socket, says `ready` and waits for a line; it prints its figures before
     # it closes them. Its start and its sockets' opening and closing are outside the measured window.
     with tempfile.TemporaryFile(mode="w+") as errors:
@@ -181,7 +207,7 @@ def measure_boardgameio(port: int, pid: int, clients: int, seconds: float) -> Ro
     latencies = sorted(result["latencies_ms"])
     moves = result["moves"]
     return Row(
-        system=BOARDGAMEIO,
+        system=system,
         clients=clients,
         moves=moves,
         moves_s=moves / result["seconds"],
@@ -194,12 +220,12 @@ def measure_boardgameio(port: int, pid: int, clients: int, seconds: float) -> Ro
     )
 
 
-def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds: float) -> Row:
+def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds: float, system: str = MENAGERIE) -> Row:
     pids = [menagerie.server_pid, menagerie.worker_pid, redis_pid]
     # This process does nothing but play the clients meanwhile: its CPU is theirs.
     client_before = time.process_time()
     parts_before = [sum(cpu_times(pid)) for pid in pids]
-    r = run_level(menagerie.port, pids, clients, seconds, games=MENAGERIE_GAMES, client=TableClient)
+    r = run_level(menagerie.port, pids, clients, seconds, games=MENAGERIE_GAMES, client=CLIENTS[system])
     parts_after = [sum(cpu_times(pid)) for pid in pids]
     client_cpu = time.process_time() - client_before
     moves = int(r["moves"])
@@ -207,7 +233,7 @@ def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds:
         1000 * (a - b) / moves if moves else 0.0 for a, b in zip(parts_after, parts_before, strict=True)
     )
     return Row(
-        system=MENAGERIE,
+        system=system,
         clients=clients,
         moves=moves,
         moves_s=r["moves_s"],
@@ -223,7 +249,7 @@ def measure_menagerie(menagerie: Serving, redis_pid: int, clients: int, seconds:
 
 
 HEADER = (
-    f"{'run':>3} {'system':>12} {'clients':>7} {'moves':>6} {'moves/s':>8} {'p50':>8} {'p99':>8}"
+    f"{'run':>3} {'system':>14} {'clients':>7} {'moves':>6} {'moves/s':>8} {'p50':>8} {'p99':>8}"
     f" {'CPU ms/move':>11} {'client ms/move':>14} {'errors':>6} {'GETs/move':>9} {'load':>5}"
     f"  {'server/worker/redis ms/move':>27}"
 )
@@ -231,10 +257,10 @@ HEADER = (
 
 def show(label: str, row: Row) -> None:
     print(
-        f"{label:>3} {row.system:>12} {row.clients:>7} {row.moves:>6} {row.moves_s:>8.0f} {row.p50_ms:>6.1f}ms"
+        f"{label:>3} {row.system:>14} {row.clients:>7} {row.moves:>6} {row.moves_s:>8.0f} {row.p50_ms:>6.1f}ms"
         f" {row.p99_ms:>6.1f}ms {row.cpu_ms_per_move:>11.2f} {row.client_cpu_ms_per_move:>14.2f} {row.errors:>6}"
         f" {row.gets_per_move:>9.2f} {row.load:>5.1f}"
-        + (f"  {'/'.join(f'{part:.3f}' for part in row.parts):>27}" if row.system == MENAGERIE else ""),
+        + (f"  {'/'.join(f'{part:.3f}' for part in row.parts):>27}" if row.system in CLIENTS else ""),
         flush=True,
     )
 
@@ -244,8 +270,9 @@ def ratio(ours: float, theirs: float) -> str:
 
 
 def show_ratios(label: str, ours: Row, theirs: Row) -> None:
+    names = {MENAGERIE: "HTTP", SOCKET: "socket", BOARDGAMEIO: "mem", FLATFILE: "FlatFile"}
     print(
-        f"{label:>3} {'Menagerie/bgio':>12} {ours.clients:>7} {'':>6} {ratio(ours.moves_s, theirs.moves_s):>8}"
+        f"{label:>3} {names[ours.system] + '/' + names[theirs.system]:>14} {ours.clients:>7} {'':>6} {ratio(ours.moves_s, theirs.moves_s):>8}"
         f" {ratio(ours.p50_ms, theirs.p50_ms):>8} {ratio(ours.p99_ms, theirs.p99_ms):>8}"
         f" {ratio(ours.cpu_ms_per_move, theirs.cpu_ms_per_move):>11}",
         flush=True,
@@ -280,8 +307,13 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=2, help="runs of every level, the systems' order alternating")
     parser.add_argument("--workers", type=int, default=2, help="Menagerie's server processes (menagerie serve's)")
     parser.add_argument("--server", choices=("granian", "gunicorn", "gthread"), default="granian")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help=f"which to measure, of {', '.join(SYSTEMS)}")
     args = parser.parse_args()
     levels = [int(n) for n in args.clients.split(",")]
+    systems = [system.strip() for system in args.systems.split(",")]
+    if not systems or set(systems) - set(SYSTEMS):
+        parser.error(f"--systems names some of {', '.join(SYSTEMS)}")
+    pairs = [(ours, theirs) for ours, theirs in RATIOS if ours in systems and theirs in systems]
     if not install_peer():
         print("skipped: needs node and npm (apt-get install -y nodejs npm)")
         return 0  # `make bench` runs on without them
@@ -295,19 +327,27 @@ def main() -> int:
         try:
             with (
                 serving(redis.url, redis.url, args.server, args.workers) as menagerie,
-                boardgameio() as (peer_port, peer_pid),
+                contextlib.ExitStack() as peers,
             ):
+                # Every boardgame.io measured runs throughout, as Menagerie does.
+                ports = {
+                    system: peers.enter_context(boardgameio(STORAGES[system]))
+                    for system in systems
+                    if system in STORAGES
+                }
 
                 def measure(system: str, clients: int, seconds: float) -> Row:
-                    if system == BOARDGAMEIO:
-                        return measure_boardgameio(peer_port, peer_pid, clients, seconds)
-                    return measure_menagerie(menagerie, redis_pid, clients, seconds)
+                    if system in STORAGES:
+                        port, pid = ports[system]
+                        return measure_boardgameio(port, pid, clients, seconds, system)
+                    return measure_menagerie(menagerie, redis_pid, clients, seconds, system)
 
-                # Warm up both: imports, JIT, caches and connections in every process.
-                measure(BOARDGAMEIO, 4, min(3.0, args.seconds))
-                measure(MENAGERIE, 4, min(3.0, args.seconds))
+                # Warm up every one: imports, JIT, caches and connections in every process.
+                for system in systems:
+                    measure(system, 4, min(3.0, args.seconds))
+                peer_ports = ", ".join(f"{system} on 127.0.0.1:{port}" for system, (port, _) in ports.items())
                 print(
-                    f"boardgame.io 0.50 (in memory) on 127.0.0.1:{peer_port}; Menagerie: {args.server}"
+                    f"boardgame.io 0.50: {peer_ports or 'none'}; Menagerie: {args.server}"
                     f" -w {args.workers}, one worker, redis-server appendfsync always on {redis.url};"
                     f" {args.seconds:g} s a level; {os.cpu_count()} CPUs;"
                     f" load average {' '.join(f'{n:.2f}' for n in os.getloadavg())} at the start"
@@ -315,13 +355,15 @@ def main() -> int:
                 print("command: .venv/bin/python -m bench.bench_peer " + " ".join(sys.argv[1:]))
                 print(HEADER)
                 for run in range(1, args.repeats + 1):
-                    order = [BOARDGAMEIO, MENAGERIE] if run % 2 else [MENAGERIE, BOARDGAMEIO]
+                    # Each run starts the round one further on, so that no system is always measured first.
+                    order = systems[(run - 1) % len(systems) :] + systems[: (run - 1) % len(systems)]
                     for clients in levels:
                         measured = {system: measure(system, clients, args.seconds) for system in order}
                         for system in order:
                             show(str(run), measured[system])
                             rows.append((run, measured[system]))
-                        show_ratios(str(run), measured[MENAGERIE], measured[BOARDGAMEIO])
+                        for ours, theirs in pairs:
+                            show_ratios(str(run), measured[ours], measured[theirs])
         finally:
             redis.kill()  # its data is this run's only
     print(f"\nmeans of the {args.repeats} runs")
@@ -329,11 +371,12 @@ def main() -> int:
     for clients in levels:
         means = {
             system: mean_row([row for _, row in rows if row.system == system and row.clients == clients])
-            for system in (BOARDGAMEIO, MENAGERIE)
+            for system in systems
         }
-        for system in (BOARDGAMEIO, MENAGERIE):
+        for system in systems:
             show("all", means[system])
-        show_ratios("all", means[MENAGERIE], means[BOARDGAMEIO])
+        for ours, theirs in pairs:
+            show_ratios("all", means[ours], means[theirs])
     return 0
 
 

@@ -1,4 +1,4 @@
-"""A load client that plays every seat of a game the way a seat's own client should: one request a move.
+"""Load clients that play every seat of a game the way a seat's own client should: one request a move, or a socket a seat.
 
 The action's answer holds the mover's view after the move, so a seat never
 reads the game after its own move. It reads its view only when it is to act
@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import time
 from typing import Any
+
+import orjson
+import websocket
 
 from bench.bench_http import Client
 
@@ -50,3 +53,90 @@ class TableClient(Client):
                 return
             # Who acts next is in the mover's view; no one (a system step is due) means this seat looks again.
             seat = after["to_act"][0] if after["to_act"] else seat
+
+
+class SocketTableClient(Client):
+    """Plays every seat of whole games as boardgame.io's load client does: a socket a seat (`GET /games/{id}/socket`).
+
+    A move goes as an `act` message on the mover's socket; every seat's socket
+    is sent its view after every batch, as boardgame.io sends each seat its
+    state after every move, so no view is ever read with a GET. A move is timed
+    from its message to the mover's socket holding the view after it (the
+    answer comes on the way): until the mover knows what happened, as
+    boardgame.io's client times it. The game is created over HTTP and its four
+    sockets opened inside the window (Menagerie's sockets are a game's, where
+    boardgame.io's are reused from game to game).
+    """
+
+    def play(self, game: str, seats: int, deadline: float, moves: int | None = None) -> None:
+        # The HTTP connection sat idle through the last game (its moves went on the sockets): the server may
+        # have closed it since, so the create goes on a new one.
+        self.conn.close()
+        table = self.new_table(game, seats)
+        if table is None:
+            return
+        game_id, tokens = table
+        url = f"ws://127.0.0.1:{self.conn.port}/games/{game_id}/socket"
+        sockets = [_SeatSocket(url, token) for token in tokens]
+        try:
+            latest = sockets[0].view_after(-1)
+            while time.monotonic() < deadline and (moves is None or len(self.posts) < moves):
+                if latest["status"] == "finished":
+                    return
+                if not latest["to_act"]:
+                    latest = sockets[0].view_after(latest["version"])  # the worker is taking a system step
+                    continue
+                seat = latest["to_act"][0]
+                own = sockets[seat].view_at(latest["version"])
+                if own["version"] > latest["version"] or not own["legal_actions"]:
+                    latest = own if own["version"] >= latest["version"] else latest
+                    continue
+                start = time.perf_counter()
+                answer = sockets[seat].act(own["legal_actions"][0], own["version"])
+                if answer["type"] != "answer":
+                    self.errors += answer["status"] >= 500
+                    latest = sockets[seat].view_after(own["version"])
+                    continue
+                latest = sockets[seat].view_at(answer["answer"]["version"])
+                self.posts.append(time.perf_counter() - start)
+        finally:
+            for socket in sockets:
+                socket.close()
+
+
+class _SeatSocket:
+    """One seat's socket: the views it was sent, read in order, and its moves' answers."""
+
+    def __init__(self, url: str, token: str) -> None:
+        # The load generator shares the cores with the servers measured: websocket-client's own UTF-8 check
+        # of every frame (pure Python) is skipped, and the messages are parsed by orjson, not the standard library.
+        self.ws = websocket.create_connection(
+            url, header=[f"Authorization: Bearer {token}"], timeout=30, skip_utf8_validation=True
+        )
+        self.latest: dict[str, Any] | None = None
+
+    def _next(self) -> dict[str, Any]:
+        message: dict[str, Any] = orjson.loads(self.ws.recv())
+        if message["type"] == "view":
+            self.latest = message["view"]
+        return message
+
+    def view_at(self, version: int) -> dict[str, Any]:
+        """Return the seat's view at `version` or later (reading on through older ones)."""
+        while self.latest is None or self.latest["version"] < version:
+            self._next()
+        return self.latest
+
+    def view_after(self, version: int) -> dict[str, Any]:
+        """Return the seat's first view newer than `version`."""
+        return self.view_at(version + 1)
+
+    def act(self, action: dict[str, Any], version: int) -> dict[str, Any]:
+        """Send a move; return its answer or error (the views before it are kept)."""
+        self.ws.send(orjson.dumps({"type": "act", "action": action, "expected_version": version}).decode())
+        while (message := self._next())["type"] == "view":
+            pass
+        return message
+
+    def close(self) -> None:
+        self.ws.close()

@@ -17,6 +17,12 @@ stream, up to GameEnded) in a file, receipts-<game id>.ndjson, and once the
 game is over checks them against the published log:
 a history published later that differs from what the bot was told would not
 match. Everything but the stream is a typed call of the generated package.
+
+With `--socket` it plays on the game's WebSocket instead (`GET /games/{id}/socket`,
+asyncapi.yaml): its moves go as `act` messages and its view comes after every
+batch, with no request a move. It needs `pip install websocket-client` and a
+server that serves sockets (`menagerie serve` on one Redis). Its receipts are
+then the SeatTaken and its moves' answers.
 """
 
 from __future__ import annotations
@@ -195,6 +201,46 @@ def read_view(game_id: str, me: AuthenticatedClient) -> GameView | None:
     return view
 
 
+def play_on_socket(seat: Seat, url: str, rng: random.Random, receipts: Path) -> GameView | None:
+    """Play the seat to the end on the game's socket; append a receipt for every move's events; return the last view.
+
+    The server sends the seat's view at once and after every batch; a move is one message, its
+    answer (the HTTP answer's body) another. The bot moves on a view newer than the one it last
+    moved on, so a view that came before its own move's is never acted on twice.
+    """
+    import websocket  # websocket-client: only this mode needs it
+
+    address = url.replace("http", "ws", 1) + f"/games/{seat.game_id}/socket"
+    # The token in the upgrade's header, never in the URL (a browser sends it in a first `hello` message).
+    socket = websocket.create_connection(address, header=[f"Authorization: Bearer {seat.token}"], timeout=60)
+    try:
+        view: GameView | None = None
+        moved_at = -1  # the version of the view the bot last moved on
+        while True:
+            message = json.loads(socket.recv())
+            if message["type"] == "view":
+                newer = GameView.from_dict(message["view"])
+                if view is None and not entropy_went_in(seat, newer.dealing):
+                    return None
+                view = newer
+                if view.status == Status.FINISHED:
+                    return view
+            elif message["type"] == "answer":
+                with receipts.open("a") as kept:
+                    for event in ActionResult.from_dict(message["answer"]).events:
+                        kept.write(json.dumps({"seq": event.seq, "hash": event.hash_}) + "\n")
+            elif message["status"] != 409:  # 409: the game moved on first; the view after it is on its way
+                print(f"refused: {message['error']}", file=sys.stderr)
+                return None
+            if view is not None and view.legal_actions and view.version > moved_at:
+                moved_at = view.version
+                # The body POST /games/{id}/actions takes, with its Idempotency-Key beside it.
+                body = PostAction(action=pick(view, rng), expected_version=view.version).to_dict()
+                socket.send(json.dumps({"type": "act", **body, "idempotency_key": new_key()}))
+    finally:
+        socket.close()
+
+
 def check_receipts(game_id: str, public: Client, receipts: Path) -> bool:
     """Tell whether every acknowledged event's hash is the published log's hash at its position."""
     published = export_game.sync(game_id, client=public)
@@ -223,6 +269,11 @@ def main() -> int:
     parser.add_argument(
         "--receipts", help="the file to keep receipts in, or a folder for it (default: receipts-<game id>.ndjson)"
     )
+    parser.add_argument(
+        "--socket",
+        action="store_true",
+        help="play on the game's WebSocket (needs websocket-client, and menagerie serve on one Redis)",
+    )
     args = parser.parse_args()
     public = Client(base_url=args.url)
     rng = random.Random(args.seed)
@@ -236,7 +287,10 @@ def main() -> int:
         receipts = receipts / f"receipts-{game_id}.ndjson"
     with receipts.open("a") as kept:
         kept.write(json.dumps(seat.receipt.to_dict()) + "\n")  # the first receipt: the seat taken
-    view = play(seat, AuthenticatedClient(base_url=args.url, token=seat.token), rng, receipts)
+    if args.socket:
+        view = play_on_socket(seat, args.url, rng, receipts)
+    else:
+        view = play(seat, AuthenticatedClient(base_url=args.url, token=seat.token), rng, receipts)
     if view is None:
         return 1
     assert view.result is not None

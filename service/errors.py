@@ -223,6 +223,18 @@ class TooManyBotGames(TooMany):
     code = "too_many_bot_games"
 
 
+class UpgradeRequired(ServiceError):
+    """A WebSocket route asked for without the upgrade (HTTP 426)."""
+
+    code = "upgrade_required"
+
+
+class SocketsUnsupported(ServiceError):
+    """A WebSocket upgrade to a server that cannot serve one (HTTP 501): only the async front can."""
+
+    code = "sockets_unsupported"
+
+
 class Busy(ServiceError):
     """The service cannot take this request now; it may in `retry_after` seconds (HTTP 503, Retry-After)."""
 

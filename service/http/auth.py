@@ -37,7 +37,11 @@ def caller_seat(game: Game) -> int | None:
 
 def acting_seat(game: Game) -> int:
     """Return the seat of `game` the bearer token is for; a token is required."""
-    token = bearer_token()
+    return seat_for(game, bearer_token())
+
+
+def seat_for(game: Game, token: str | None) -> int:
+    """Return the seat of `game` a bearer token (an HTTP header's, or a game socket's) is for; a token is required."""
     if token is None:
         raise MissingToken("this route needs Authorization: Bearer <seat token>")
     return _seat_of(game, token)

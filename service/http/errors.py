@@ -26,8 +26,10 @@ from service.errors import (
     NotFound,
     Refused,
     ServiceError,
+    SocketsUnsupported,
     TooMany,
     Unauthorized,
+    UpgradeRequired,
     VersionConflict,
 )
 from service.http.bodies import drain_body
@@ -51,7 +53,9 @@ STATUS: dict[type[Exception], int] = {
     OptionsError: 422,
     RuleError: 422,
     DomainError: 422,
+    UpgradeRequired: 426,
     TooMany: 429,
+    SocketsUnsupported: 501,
     Busy: 503,
 }
 
@@ -73,14 +77,57 @@ def error_response(status: int, code: str, message: str, details: Any = None) ->
     JSON cannot carry (an integer past 64 bits) is left out rather than
     turning a refusal into a 500.
     """
+    response = jsonify(error_body(code, message, details))
+    drain_body(response)
+    return response, status
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    """Return the JSON error body, whatever carries it (an HTTP answer, a game socket's message)."""
     try:
         # The encoder of every response: marshmallow keys a list item's messages by its index.
         encode(details)
     except TypeError:
         details = {"omitted": "details that cannot be written as JSON"}
-    response = jsonify({"error": {"code": code, "message": message, "details": details or {}}})
-    drain_body(response)
-    return response, status
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def described(error: Exception) -> tuple[int, str, str, Any]:
+    """Return the status, code, message and details an error raised below a view is answered with.
+
+    The one table for both carriers of a request: the HTTP app's error
+    handlers and the game socket (service/http/sockets.py).
+    """
+    if isinstance(error, (ServiceError, DomainError)):
+        return status_of(error), error.code, error.message, error.details
+    if isinstance(error, ValidationError):
+        message = "the request does not match its schema"
+        first = _first_problem(error.messages)
+        if first is not None:
+            message = f"{message}: {first}"  # the one a newcomer fixes first; details has every one
+        return 400, "invalid_request", message, error.messages
+    if isinstance(error, STORE_UNAVAILABLE):
+        # Redis's message names hosts and ports, never a card; it stays in the log.
+        log.warning("store unavailable: %s", error)
+        return (
+            503,
+            "store_unavailable",
+            "the store is unavailable; retry the same request (with its Idempotency-Key) shortly",
+            {"retry_after": RETRY_AFTER_S},
+        )
+    log.error("unexpected error", exc_info=error)
+    return 500, "internal_error", "the server failed; nothing was changed unless a version moved", None
+
+
+def rate_limited(limit: str, wait: int) -> tuple[int, str, str, Any]:
+    """Return the status, code, message and details of a move or request over its client's rate limit."""
+    # The limit's text ("60 per 1 minute") is the same for every client; nothing about anyone's game.
+    return (
+        429,
+        "too_many_requests",
+        f"too many requests from this address ({limit}); retry after {wait} s",
+        {"retry_after": wait, "limit": limit},
+    )
 
 
 def _first_problem(messages: Any, path: str = "") -> str | None:
@@ -105,18 +152,14 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     @app.errorhandler(DomainError)
     def _typed(error: ServiceError | DomainError) -> ResponseReturnValue:
-        response, status = error_response(status_of(error), error.code, error.message, error.details)
+        response, status = error_response(*described(error))
         if isinstance(error, (Busy, TooMany)):
             response.headers["Retry-After"] = str(error.details["retry_after"])
         return response, status
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError) -> ResponseReturnValue:
-        message = "the request does not match its schema"
-        first = _first_problem(error.messages)
-        if first is not None:
-            message = f"{message}: {first}"  # the one a newcomer fixes first; details has every one
-        return error_response(400, "invalid_request", message, error.messages)
+        return error_response(*described(error))
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> ResponseReturnValue:
@@ -134,26 +177,13 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(RateLimitExceeded)
     def _rate_limited(error: RateLimitExceeded) -> ResponseReturnValue:
-        # The limit's text ("60 per 1 minute") is the same for every client; nothing about anyone's game.
         wait = retry_after_s(current_app)
-        response, status = error_response(
-            429,
-            "too_many_requests",
-            f"too many requests from this address ({error.description}); retry after {wait} s",
-            {"retry_after": wait, "limit": error.description},
-        )
+        response, status = error_response(*rate_limited(str(error.description), wait))
         response.headers["Retry-After"] = str(wait)
         return response, status
 
     def _store_unavailable(error: Exception) -> ResponseReturnValue:
-        # Redis's message names hosts and ports, never a card; it stays in the log.
-        log.warning("store unavailable: %s", error)
-        response, status = error_response(
-            503,
-            "store_unavailable",
-            "the store is unavailable; retry the same request (with its Idempotency-Key) shortly",
-            {"retry_after": RETRY_AFTER_S},
-        )
+        response, status = error_response(*described(error))
         response.headers["Retry-After"] = str(RETRY_AFTER_S)
         return response, status
 
@@ -162,5 +192,4 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> ResponseReturnValue:
-        log.exception("unexpected error")
-        return error_response(500, "internal_error", "the server failed; nothing was changed unless a version moved")
+        return error_response(*described(error))

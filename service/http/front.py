@@ -22,10 +22,10 @@ import io
 import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask
-from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope
+from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope, WebsocketProtocol
 from redis.asyncio import Redis
 
 from domain.events import RecordedEvent
@@ -35,6 +35,7 @@ from service.http.app_threads import AppThreads
 from service.http.bodies import DRAIN_BYTES
 from service.http.fanout import HEARTBEAT_S, Feeds
 from service.http.front_bodies import BodyBuffers, BodyLimits, BodyRefused, read_body, stated_length
+from service.http.sockets import serve as serve_socket
 from service.http.streams import FANOUT
 from service.http.subscriptions import Handoff, Subscription
 
@@ -93,8 +94,13 @@ class Front:
         self.threads.stop()
 
     async def __rsgi__(self, scope: Scope, proto: HTTPProtocol) -> None:
-        """Answer one request: by the app on a thread, then, for a live stream, from the fan-out."""
-        if scope.proto != "http":  # no websockets here
+        """Answer one request: by the app on a thread, then, for a live stream, from the fan-out; or serve a socket."""
+        if scope.proto == "ws":  # a game's socket (service/http/sockets.py)
+            host, _ = _ADDRESSES.get(scope.client) or _host_and_port(scope.client)
+            # granian hands a WebSocket's own protocol object under the one signature.
+            await serve_socket(self, scope, cast(WebsocketProtocol, proto), host)
+            return
+        if scope.proto != "http":
             return
         try:
             environ = await _environ(scope, proto, self.buffers)

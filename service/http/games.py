@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import orjson
@@ -18,30 +17,26 @@ from service.errors import (
     GameInPlay,
     GameNotFound,
     IdempotencyKeyTooShort,
-    InvalidIdempotencyKey,
     UnknownGameType,
 )
-from service.http.actions import load_action
 from service.http.audits import audit_response
-from service.http.auth import acting_seat, caller_seat
+from service.http.auth import caller_seat
 from service.http.bot_games import bot_game_place
 from service.http.json import encode, json_response
-from service.http.requests import body, prefers, query, services
+from service.http.moves import checked_idempotency_key, play
+from service.http.requests import bearer_token, body, json_body, prefers, query, services
 from service.http.schemas import (
-    ACTION,
     ACTION_QUERY,
     CREATE_GAME,
     EVENTS_QUERY,
     GAME_LIST_QUERY,
     JOIN,
     VIEW_QUERY,
-    plain_action_body,
     plain_action_query,
 )
-from service.http.views import seat_handles, view_after, view_response
+from service.http.views import seat_handles, view_response
 
 games = Blueprint("games", __name__)
-_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 # A create's or a join's key gets its seat tokens back on a retry, so whoever knows it
 # owns the seats: at least 22 characters (a UUIDv4 has 36; 22 base64 characters hold 128 bits).
 SECRET_KEY_LENGTH = 22
@@ -180,29 +175,32 @@ def _bound(spec: dict[str, Any]) -> dict[str, Any]:
 @games.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> ResponseReturnValue:
     """Play one of the caller's legal actions; answer with its events and (with `view=true`) its view after them."""
-    s = services()
-    game = s.repository.cached(game_id)
-    seat = acting_seat(game)
-    # What does not match openapi.yaml (the query, the header, the body) is a 400 before the move is judged (422).
-    args = query(ACTION_QUERY, plain_action_query)
-    idempotency_key = _idempotency_key()
-    data = body(ACTION, plain_action_body)
-    action = load_action(game.type, data["action"])
-    result = s.games.act(
-        game_id, seat, action, expected_version=data["expected_version"], idempotency_key=idempotency_key
-    )
-    if args["view"]:
-        # The mover's next decision needs its view: in the answer, it needs no second request.
-        result["view"] = view_after(game_id, result["version"], seat)
-    return json_response(encode(result))
+    return json_response(encode(play(game_id, bearer_token(), _HttpMove())))
+
+
+class _HttpMove:
+    """A move as `POST /games/{id}/actions` carries it: `view` in the query, the key in a header, the body."""
+
+    def wants_view(self) -> bool:
+        view: bool = query(ACTION_QUERY, plain_action_query)["view"]
+        return view
+
+    def idempotency_key(self) -> str | None:
+        return _raw_idempotency_key()
+
+    def body(self) -> Any:
+        return json_body()
+
+
+def _raw_idempotency_key() -> str | None:
+    # What `request.headers.get("Idempotency-Key")` reads.
+    key: str | None = request.environ.get("HTTP_IDEMPOTENCY_KEY")
+    return key
 
 
 def _idempotency_key() -> str | None:
     """Return the request's Idempotency-Key, if it has a valid one."""
-    key = request.environ.get("HTTP_IDEMPOTENCY_KEY")  # what `request.headers.get("Idempotency-Key")` reads
-    if key is not None and not _IDEMPOTENCY_KEY.match(key):
-        raise InvalidIdempotencyKey("Idempotency-Key must be 1 to 200 visible ASCII characters")
-    return key
+    return checked_idempotency_key(_raw_idempotency_key())
 
 
 def _secret_idempotency_key() -> str | None:

@@ -19,6 +19,7 @@ from typing import Any, cast
 from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 from redis import Redis
 
 from service.adapters.connections import StoreRedis
@@ -33,10 +34,12 @@ DEFAULT_ACTIONS = "600 per minute"
 # client asking for many in a loop is held to this, counted over both audit routes together.
 DEFAULT_AUDITS = "30 per minute"
 
+# The move's route: a move on a game's socket counts on its counter too (`hit_socket_move`).
+MOVES = "games.post_action"
 # The views each limit applies to, by endpoint.
 LIMITED: dict[str, tuple[str, ...]] = {
     "RATE_LIMIT_CREATE": ("games.create_game", "tournaments.create_tournament", "players.register_player"),
-    "RATE_LIMIT_ACTIONS": ("games.post_action", "games.join_game", "tournaments.register"),
+    "RATE_LIMIT_ACTIONS": (MOVES, "games.join_game", "tournaments.register"),
 }
 # Limits whose views count together, one counter per client for the whole group.
 SHARED: dict[str, tuple[str, ...]] = {
@@ -108,3 +111,21 @@ def retry_after_s(app: Flask) -> int:
     if current is None:
         return 1
     return max(1, math.ceil(current.reset_at - time.time()))
+
+
+def hit_socket_move(app: Flask, address: str) -> tuple[str, int] | None:
+    """Count a move sent on a game's socket from `address`; return its limit and the seconds to wait if it is over.
+
+    It counts on the counter flask-limiter keeps for `POST /games/{id}/actions`
+    from the same address (its key: the prefix, the address, the endpoint), so a
+    client's moves are limited together however it sends them.
+    """
+    limiter: Limiter | None = app.extensions.get(EXTENSION)
+    if limiter is None:
+        return None
+    prefix = app.extensions["menagerie"].prefix
+    for item in parse_many(app.config["RATE_LIMIT_ACTIONS"]):
+        if not limiter.limiter.hit(item, prefix, address, MOVES):
+            reset_at, _ = limiter.limiter.get_window_stats(item, prefix, address, MOVES)
+            return str(item), max(1, math.ceil(reset_at - time.time()))
+    return None

@@ -19,6 +19,7 @@ from service.errors import MalformedJson
 
 MAX_DEPTH = 32  # no request needs more; deeper values cannot be stored as they came
 MAX_INTEGER = 2**63 - 1  # what every JSON encoder and Redis script on the way keeps exact
+NOT_AN_OBJECT = "the body must be a JSON object"
 
 
 def prefers(mimetype: str) -> bool:
@@ -39,6 +40,11 @@ def body(schema: Schema, plainly: Callable[[dict[str, Any]], dict[str, Any] | No
     `plainly` may accept a usual body without the schema (a hot path's
     shortcut, returning what the schema would); when it returns None the schema decides.
     """
+    return checked(schema, json_body(), plainly)
+
+
+def json_body() -> Any:
+    """Return the request's body parsed as strict JSON (400 when it is not JSON, 413 past the limit)."""
     # One lookup of the request behind flask's proxy for all that follows (flask types the proxy as the request).
     current: Request = request._get_current_object()  # type: ignore[attr-defined]
     # The type clients send, read without parsing the header (werkzeug's `is_json` says the same of it).
@@ -48,9 +54,18 @@ def body(schema: Schema, plainly: Callable[[dict[str, Any]], dict[str, Any] | No
     if len(raw) >= (current.max_content_length or math.inf) and current.content_length is None:
         # werkzeug cuts a chunked body at the limit rather than refusing it: refuse it as one with a length.
         raise RequestEntityTooLarge()
-    data = parse_json(raw)
+    return parse_json(raw)
+
+
+def checked(
+    schema: Schema, data: Any, plainly: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
+) -> dict[str, Any]:
+    """Return a parsed JSON body as its schema loads it (400 when it is not an object or does not match).
+
+    The check of every body, whatever carried it: an HTTP request's, or a game socket's message.
+    """
     if not isinstance(data, dict):
-        raise MalformedJson("the body must be a JSON object")
+        raise MalformedJson(NOT_AN_OBJECT)
     quick = plainly(data) if plainly is not None else None
     if quick is not None:
         return quick
@@ -165,7 +180,12 @@ def _defaults(schema: Schema) -> Mapping[str, Any]:
 
 def bearer_token() -> str | None:
     """Return the bearer token of the Authorization header, "" for another scheme, None without one."""
-    header = request.environ.get("HTTP_AUTHORIZATION")  # what `request.headers.get("Authorization")` reads
+    # What `request.headers.get("Authorization")` reads.
+    return bearer_of(request.environ.get("HTTP_AUTHORIZATION"))
+
+
+def bearer_of(header: str | None) -> str | None:
+    """Return the bearer token of an Authorization header's value, "" for another scheme, None without one."""
     if not header:
         return None
     scheme, _, token = header.partition(" ")

@@ -43,7 +43,7 @@ from domain.tournament.state import FINISHED as TOURNAMENT_FINISHED
 from projections.game import redact_event
 from projections.tournament import public_event
 from service.adapters.connections import STORE_UNAVAILABLE
-from service.errors import StreamsFull
+from service.errors import SocketsUnsupported, StreamsFull, UpgradeRequired
 from service.http.auth import caller_seat
 from service.http.requests import query, services
 from service.http.schemas import STREAM_QUERY, StreamQuerySchema
@@ -132,6 +132,22 @@ def tournament_stream(tournament_id: str) -> Response:
     # Resumed after its end: nothing comes.
     subscription.ended = tournament.status == TOURNAMENT_FINISHED and after >= tournament.version
     return _sse(subscription)
+
+
+@streams.get("/games/<game_id>/socket")
+def game_socket(game_id: str) -> Response:
+    """A game's socket, asked for as plain HTTP: it needs the upgrade (service/http/sockets.py)."""
+    raise UpgradeRequired("this is a WebSocket: connect with an Upgrade: websocket request", upgrade="websocket")
+
+
+# werkzeug routes an upgrade only to a rule that takes WebSockets (else a 400): this one says why it cannot.
+@streams.get("/games/<game_id>/socket", websocket=True, endpoint="game_socket_upgrade")
+def game_socket_upgrade(game_id: str) -> Response:
+    """A game's socket asked of a server that cannot serve one: the async front serves the upgrade itself."""
+    raise SocketsUnsupported(
+        "this server cannot serve WebSockets (the embedded server of `make run`, or WSGI on a Redis Cluster);"
+        " `menagerie serve` on one Redis does. Play with POST /games/{id}/actions and GET /games/{id}/stream"
+    )
 
 
 def _resume_from(after: int) -> int:

@@ -95,17 +95,25 @@ class Subscription:
             return None
         beyond = [event for event in batch if self.game.version < event.seq <= self.cursor]
         if beyond:
-            self.game = replay(beyond, self.game)
+            self.game = self._folded(self.game, beyond)
         if self.cursor < self.game.version or self._viewed_at == self.game.version:
             return None  # still catching up to the version the game was read at, or already shown
         game, self._viewed_at = self.game, self.game.version
         # Keyed by seat, not audience: once a game is over everyone shares its events, never its views.
-        key = ("view", game.version, self.seat)
-        return self._shared(
-            key,
-            rendered,
-            lambda: b"event: view\ndata: %s\n\n" % encode(game_view(game, self.seat, handles=self.handles(game))),
-        )
+        # And by the kind of message: an SSE stream's and a socket's views of one version differ.
+        key = (self.view_kind, game.version, self.seat)
+        return self._shared(key, rendered, lambda: self._view_message(game))
+
+    # What a view message is, for a subclass serving views in another form (service/http/sockets.py).
+    view_kind = "view"
+
+    def _view_message(self, game: Game) -> bytes:
+        """Return the message of the seat's view of `game`: an SSE `view` event."""
+        return b"event: view\ndata: %s\n\n" % encode(game_view(game, self.seat, handles=self.handles(game)))
+
+    def _folded(self, game: Game, events: Sequence[RecordedEvent]) -> Game:
+        """Return `game` with `events` (those after its version) folded in."""
+        return replay(events, game)
 
     @staticmethod
     def _shared(key: tuple[Hashable, ...], rendered: Rendered | None, make: Callable[[], bytes]) -> bytes:

@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -26,7 +27,7 @@ from domain.chance import seed_of
 from service.bootstrap import build
 from service.http import create_app
 from tests.support.live_server import comparable, generate_client, import_client, serving, serving_app
-from tests.support.processes import wait_for
+from tests.support.processes import Processes, free_port, http, wait_for
 
 EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "bot.py"
 SEATS = {"life-is-life": 3, "animals-on-board": 3, "bloede-kuh": 3, "zop-zoo": 2}
@@ -378,3 +379,29 @@ def test_the_bot_author_example_waits_on_the_stream_while_a_human_thinks(generat
     kept = json.loads((tmp_path / "r.ndjson").read_text().splitlines()[0])
     assert kept["type"] == "SeatTaken" and len(kept["data"]["entropy"]) == 32
     assert f"seat taken at event {kept['seq']}, with our entropy" in out
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="SKIPPED: no redis-server on PATH")
+def test_the_bot_author_example_plays_on_the_game_socket_and_checks_its_receipts(generated, own_redis, tmp_path):
+    # Sockets are served by `menagerie serve` on one Redis (the async front), with a worker for the bots.
+    processes = Processes(tmp_path, step_timeout_s=3)
+    port = free_port()
+    processes.menagerie("api", ["serve", "--port", str(port), "--workers", "1"], own_redis.url, "bot-socket")
+    processes.menagerie("worker", ["worker"], own_redis.url, "bot-socket")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: http("GET", f"{url}/health")[0] == 200, 30, "the API to answer")
+        receipts = tmp_path / "receipts.ndjson"
+        example = run_example(generated, url, "--socket", "--receipts", str(receipts))
+        out, err = example.communicate(timeout=300)
+    finally:
+        processes.stop_all()
+    assert example.returncode == 0, out + err
+    game_id = next(line for line in out.splitlines() if line.startswith("game ")).split()[1]
+    assert f"game {game_id} (bloede-kuh) finished: places" in out
+    kept = [json.loads(line) for line in receipts.read_text().splitlines()]
+    # The seat taken (a shared deal: with the entropy it sent), then its moves' events, all in the published log.
+    assert kept[0]["type"] == "SeatTaken" and len(kept[0]["data"]["entropy"]) == 32 and len(kept) > 3
+    assert f"receipts: {len(kept)} acknowledged events kept in {receipts}, {len(kept)} in the published log" in out
+    assert "Traceback" not in processes.log("api")
