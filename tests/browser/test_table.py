@@ -85,9 +85,13 @@ class Reader:
         if self.game == "animals-on-board":
             assert all(re.fullmatch(r"[1-5]", f.find_element(By.CSS_SELECTOR, ".num").text) for f in faces)
         if self.game == "bloede-kuh":
-            assert all(
-                re.search(r"×\d+", stack.text) for stack in driver.find_elements(By.CSS_SELECTOR, ".hand .stack")
-            )
+            # A species held more than once shows how many ("×2"); one card alone carries no "×1".
+            for stack in driver.find_elements(By.CSS_SELECTOR, ".hand .stack"):
+                badge = re.search(r"×(\d+)", stack.text)
+                assert badge is None or int(badge.group(1)) > 1, stack.text
+            for button in driver.find_elements(By.CSS_SELECTOR, ".hand button.pick"):
+                held = int(re.search(r"(\d+) in hand", button.get_attribute("aria-label")).group(1))
+                assert ("×" in button.text) == (held > 1), (button.text, held)
             for nwi in driver.find_elements(By.CSS_SELECTOR, ".card.nwi"):
                 assert re.fullmatch(r"[1-6]", nwi.find_element(By.CSS_SELECTOR, ".num").text)
         if self.game == "zop-zoo":

@@ -38,7 +38,13 @@ export async function replay(main, id) {
     slider.value = String(Math.min(last, Math.max(1, Number(slider.value) + delta)));
     show();
   };
-  const button = (text, label, onclick, elId) => h("button", {type: "button", class: "secondary", "aria-label": label, onclick, id: elId}, text);
+  // The button's words are its name (a voice user says what they read); the arrows are drawing, the longer
+  // wording a tooltip.
+  const button = (text, label, onclick, elId) => {
+    const [, before, words, after] = text.match(/^([«◀]\s*)?(.*?)(\s*[»▶])?$/u);
+    return h("button", {type: "button", class: "secondary", title: label, onclick, id: elId},
+      before ? h("span", {"aria-hidden": "true"}, before) : null, words, after ? h("span", {"aria-hidden": "true"}, after) : null);
+  };
 
   let ticket = 0;
   async function show() {
