@@ -86,12 +86,16 @@ class Reader:
             assert all(re.fullmatch(r"[1-5]", f.find_element(By.CSS_SELECTOR, ".num").text) for f in faces)
         if self.game == "bloede-kuh":
             # A species held more than once shows how many ("×2"); one card alone carries no "×1".
-            for stack in driver.find_elements(By.CSS_SELECTOR, ".hand .stack"):
-                badge = re.search(r"×(\d+)", stack.text)
-                assert badge is None or int(badge.group(1)) > 1, stack.text
-            for button in driver.find_elements(By.CSS_SELECTOR, ".hand button.pick"):
-                held = int(re.search(r"(\d+) in hand", button.get_attribute("aria-label")).group(1))
-                assert ("×" in button.text) == (held > 1), (button.text, held)
+            # (Read in one script: the live feed may redraw the hand between two reads.)
+            stacks = driver.execute_script(
+                "return [...document.querySelectorAll('.hand .stack')].map((s) => "
+                "[s.textContent, (s.closest('button') || s).getAttribute('aria-label')])"
+            )
+            for text, label in stacks:
+                badge = re.search(r"×(\d+)", text)
+                assert badge is None or int(badge.group(1)) > 1, text
+                if label:  # a pick: its name says how many, in any language ("Schaf, 2 auf der Hand")
+                    assert (badge is not None) == (int(re.findall(r"\d+", label)[-1]) > 1), (text, label)
             for nwi in driver.find_elements(By.CSS_SELECTOR, ".card.nwi"):
                 assert re.fullmatch(r"[1-6]", nwi.find_element(By.CSS_SELECTOR, ".num").text)
         if self.game == "zop-zoo":
