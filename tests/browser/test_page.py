@@ -59,6 +59,8 @@ def test_every_replay_event_has_a_caption_in_words(
     driver.get(f"{base_url}/#/replay/{created['id']}")
     wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#replay-board[data-shown]"))
 
+    # With every card open, a hand's species held once is named alone: no "×1".
+    assert "×1" not in driver.find_element(By.ID, "replay-board").text
     captions = driver.execute_script(CAPTIONS)
     assert len(captions) == _get(base_url, f"/games/{created['id']}")["version"]
     for at, caption in enumerate(captions, 1):
@@ -187,9 +189,11 @@ def test_the_end_of_a_game_reads_cleanly(browser: Callable[..., WebDriver], base
     create_in_lobby(driver, base_url, "bloede-kuh", ["you", "bot:heuristic", "bot:random"], {})
 
     def whole_totals(d: WebDriver) -> None:
-        # "total 12" on one line: an inline box that wraps has two rectangles.
+        # "total 12" on one line: a box of words taller than a line has wrapped.
         split = d.execute_script(
-            "return [...document.querySelectorAll('.seats .stat')].filter((s) => s.getClientRects().length > 1)"
+            "return [...document.querySelectorAll('.seats .stat')].filter((s) => !s.querySelector('.card'))"
+            ".filter((s) => s.getClientRects().length > 1"
+            " || s.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(s).lineHeight))"
             ".map((s) => s.textContent)"
         )
         assert split == [], split

@@ -55,7 +55,7 @@ export function board(view, ctx) {
   }
   if (s.hands) {
     out.push(h("div", {class: "hand open"}, h("h3", {}, t("hand.every")),
-      s.hands.map((cs, seat) => h("p", {}, h("strong", {}, `${ctx.name(seat)}: `), ORDER.filter((sp) => cs[sp]).map((sp) => `${cardName(sp)} ×${cs[sp]}`).join(", ") || t("card.empty")))));
+      s.hands.map((cs, seat) => h("p", {}, h("strong", {}, `${ctx.name(seat)}: `), ORDER.filter((sp) => cs[sp]).map((sp) => (cs[sp] > 1 ? `${cardName(sp)} ×${cs[sp]}` : cardName(sp))).join(", ") || t("card.empty")))));
   }
   if (s.rounds && s.rounds.length) out.push(roundsTable(s.rounds, s.hand_counts.length, ctx));
   return h("div", {class: "board bk"}, out);
