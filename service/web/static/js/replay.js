@@ -3,7 +3,7 @@ import {ApiError, allEvents, api, explain, seats} from "./api.js";
 import {caption as eventCaption, contextFor, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
-import {has, t} from "./i18n.js";
+import {has, language, t} from "./i18n.js";
 
 /** Draw the replay of a game. */
 export async function replay(main, id) {
@@ -75,7 +75,7 @@ export async function replay(main, id) {
   slider.addEventListener("input", show);
 
   // Autoplay: one event a second at 1×, each shown (its view read) before the next is timed; it stops at the end.
-  const speed = h("select", {id: "replay-speed"}, SPEEDS.map((x) => h("option", {value: String(x), selected: x === 1}, t("replay.speed.x", {x}))));
+  const speed = h("select", {id: "replay-speed"}, SPEEDS.map((x) => h("option", {value: String(x), selected: x === 1}, t("replay.speed.x", {x: new Intl.NumberFormat(language()).format(x)}))));
   const playButton = h("button", {type: "button", id: "replay-play", "data-playing": "false", onclick: () => (playing === null ? startPlaying() : stopPlaying())}, t("replay.play"));
   let playing = null;
   function stopPlaying() {
