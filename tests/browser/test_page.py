@@ -16,7 +16,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from tests.browser.support import create_in_lobby, finished, play_one, play_to_end, post, wait
+from tests.browser.support import axe_violations, create_in_lobby, finished, play_one, play_to_end, post, wait
 from tests.browser.test_account import open_account
 from tests.browser.test_table import EVENT_TYPES, SNAKE
 
@@ -202,6 +202,7 @@ def test_the_end_of_a_game_reads_cleanly(browser: Callable[..., WebDriver], base
     play_to_end(driver, check=whole_totals)
     assert driver.find_element(By.ID, "message").text == "", "the last move's news stays under the result"
     assert driver.find_element(By.ID, "rematch").is_displayed()
+    assert axe_violations(driver) == [], "the finished table, its result and rematch"
 
 
 def test_the_lobby_shows_the_clock_a_game_with_your_account_gets(
