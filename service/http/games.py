@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 
 from domain.game import FINISHED
 from domain.games import RULES
-from domain.ratings import counts_for_ratings
+from domain.ratings import RATED_MOVE_S, counts_for_ratings
 from projections.game import game_view
 from service.errors import (
     AtOutOfRange,
@@ -73,6 +73,8 @@ def game_types() -> ResponseReturnValue:
                 "event_caps": {str(seats): cap for seats, cap in rules.event_caps.items()},
                 "options": [option.to_dict() for option in rules.options],
                 "bots": list(rules.bots),
+                # What a game gets when its creator sets no clock and it could be rated (a page shows it as the default).
+                "rated_clock": {"move_s": RATED_MOVE_S},
             }
         )
     return jsonify({"game_types": out})

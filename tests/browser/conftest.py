@@ -94,7 +94,10 @@ def streamless_url() -> Iterator[str]:
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
-    """Open headless Chromium windows, each with its own fresh profile (a separate browser context)."""
+    """Open headless Chromium windows, each with its own fresh profile (a separate browser context).
+
+    Each window prefers reduced motion unless opened with `motion=True`.
+    """
     if MISSING:
         if os.environ.get("CI"):
             pytest.fail(f"browser tests cannot run in CI: {MISSING}")
@@ -104,7 +107,9 @@ def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
 
     drivers = []
 
-    def open_window(width: int = 1200, height: int = 1000, lang: str = "en-US") -> webdriver.Chrome:
+    def open_window(
+        width: int = 1200, height: int = 1000, lang: str = "en-US", motion: bool = False
+    ) -> webdriver.Chrome:
         profile = tmp_path / f"profile-{len(drivers)}"
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -123,6 +128,11 @@ def browser(tmp_path: Path) -> Iterator[Callable[..., object]]:
             # Headless Chromium keeps a window at least 500 px wide: a phone's width is emulated instead.
             metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
             driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        if not motion:
+            # The page's cards slide into place unless the reader prefers reduced motion: a test clicks
+            # still controls (a click on a moving one could miss), and waits for no animation.
+            reduce = {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", reduce)
         return driver
 
     yield open_window

@@ -222,3 +222,33 @@ return [...document.querySelectorAll('.zstack.covered > .card:first-child .name'
   })
   .map((el) => el.textContent);
 """
+
+
+# axe-core, vendored (tests/browser/axe/README.md says which version and why it is not fetched at test time).
+AXE_SOURCE = Path(__file__).parent / "axe" / "axe.min.js"
+
+
+def axe_violations(driver: WebDriver, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+    """Run axe-core on the page as it stands; return its violations of those impacts, one line per element."""
+    if not driver.execute_script("return typeof window.axe === 'object'"):
+        driver.execute_script(AXE_SOURCE.read_text(encoding="utf-8"))
+    driver.set_script_timeout(WAIT)
+    result = driver.execute_async_script(_AXE_RUN)
+    if isinstance(result, str):
+        raise AssertionError(f"axe-core failed: {result}")
+    found: list[str] = [
+        f"{v['id']} ({v['impact']}): {node['target']} {node.get('failureSummary', '')!r}"
+        for v in result
+        if v["impact"] in impacts
+        for node in v["nodes"]
+    ]
+    return found
+
+
+_AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ["violations"]})
+  .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact,
+    nodes: v.nodes.map((n) => ({target: n.target.join(" "), failureSummary: n.failureSummary}))}))))
+  .catch((e) => done(String(e)));
+"""

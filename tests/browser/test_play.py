@@ -62,7 +62,9 @@ def test_when_the_clock_runs_out_a_banner_says_a_stand_in_moved(browser, clocked
     banner = wait(driver).until(
         lambda d: d.find_element(By.ID, "stand-in") if d.find_elements(By.ID, "stand-in") else None
     )
-    assert "stand-in played your move" in banner.text
+    # In words, the way the log says it: no bare event number to decode.
+    assert "A bot played for you because your clock ran out" in banner.text
+    assert not re.search(r"\d", banner.text), banner.text
     assert "ran out of time" in driver.find_element(By.CSS_SELECTOR, ".log").text
     screenshot(driver, screens, "stand-in")
 
@@ -82,7 +84,8 @@ def test_a_move_is_picked_and_confirmed_with_the_keyboard_alone(browser, base_ur
     )
     assert driver.switch_to.active_element == picked
     card = driver.find_element(By.CSS_SELECTOR, 'button.pick.hand-card[data-addable="true"]')
-    assert "value" in card.get_attribute("aria-label")
+    # Its name holds what the card shows, in that order ("Bear 8"), then how many are in hand.
+    assert re.fullmatch(r"\w+ \d, \d+ in hand", card.get_attribute("aria-label")), card.get_attribute("aria-label")
     driver.execute_script("arguments[0].focus()", card)
     driver.switch_to.active_element.send_keys(Keys.SPACE)
     confirm = wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "#confirm:enabled"))

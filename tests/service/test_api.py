@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from domain.chance import seed_of
+from domain.ratings import RATED_MOVE_S
 from tests.support.openapi import check_response
 
 
@@ -40,6 +41,14 @@ def test_health_and_game_types(client):
     assert client.get("/health").json["status"] == "ok"
     types = {t["id"]: t for t in client.get("/game-types").json["game_types"]}
     assert types["toy"]["min_seats"] == 2 and types["toy"]["options"][0]["name"] == "goal"
+
+
+def test_game_types_tell_the_clock_a_game_that_could_be_rated_gets_when_none_is_set(client):
+    # The lobby shows it as the default move clock of a game created with an account.
+    response = client.get("/game-types")
+    check_response("/game-types", "get", response)
+    told = {t["id"]: t["rated_clock"] for t in response.json["game_types"]}["toy"]
+    assert told == {"move_s": RATED_MOVE_S}
 
 
 def test_a_seat_sees_its_secret_and_a_spectator_does_not(client, game):

@@ -38,11 +38,15 @@ export function face({game, species, name, number = null, sub = null, kind = "",
   const style = {"--chars": longestWord(name), "--sub-chars": sub ? longestWord(String(sub).toUpperCase()) : 4};
   return h("span", {class: `card c${n} ${kind} ${small ? "small" : ""}`.trim(), style, role: "img",
     "aria-label": (label || [name, shown, sub].filter(Boolean).join(", ")).replace(/\u00ad/g, "")},
-    shown !== null ? h("span", {class: "num tl", "aria-hidden": "true"}, shown) : null,
-    h("span", {class: "sym", "aria-hidden": "true"}, n ? SYMBOLS[n - 1] : "◇"),
-    h("span", {class: "name", "aria-hidden": "true"}, name),
-    sub ? h("span", {class: "sub", "aria-hidden": "true"}, sub) : null,
-    shown !== null ? h("span", {class: "num br", "aria-hidden": "true"}, shown) : null);
+    // The text reads in the order a card is said ("Giraffe 9"): a button's label holds it word for word
+    // (label in name, WCAG 2.5.3). The corners are placed by app.css; the second corner is the same number
+    // drawn again (a CSS copy of data-n), decoration rather than text.
+    // The spaces between the parts keep "Giraffe" and "9" two words (a flex column lays no space out).
+    h("span", {class: "sym", "aria-hidden": "true"}, n ? SYMBOLS[n - 1] : "◇"), " ",
+    h("span", {class: "name", "aria-hidden": "true"}, name), " ",
+    shown !== null ? [h("span", {class: "num tl", "aria-hidden": "true"}, shown), " "] : null,
+    sub ? [h("span", {class: "sub", "aria-hidden": "true"}, sub), " "] : null,
+    shown !== null ? h("span", {class: "num br", "aria-hidden": "true", "data-n": shown}) : null);
 }
 
 /** The width of the longest piece a text can't be broken inside, in letters (at least 4). */

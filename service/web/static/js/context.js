@@ -67,6 +67,19 @@ export function describeEvent(event, module, ctx) {
   return t("log.unknown", {name: ctx.actor(event), kind});
 }
 
+/**
+ * An event's caption in a replay: every event has words there, even those the table's log leaves out as
+ * saying nothing new (a turn's end names who plays next).
+ */
+export function caption(event, module, ctx) {
+  const text = describeEvent(event, module, ctx);
+  if (text) return text;
+  const d = event.data || {};
+  if (event.type === "TurnEnded" && typeof d.next === "number") return t("log.turn-ended", {name: ctx.name(d.next)});
+  const kind = event.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return t("log.unknown", {name: ctx.actor(event), kind});
+}
+
 /** The last move a player made: its events (one command), in words; null before any. */
 export function lastMove(events, view, module) {
   for (let i = events.length - 1; i >= 0; i--) {

@@ -14,6 +14,8 @@ export function h(tag, attrs = {}, ...children) {
     else if (key in el && typeof value !== "string") el[key] = value;
     else el.setAttribute(key, value === true ? "" : String(value));
   }
+  // A box that scrolls sideways (a wide table on a phone) must take keyboard focus, or a keyboard cannot scroll it.
+  if (/(^|\s)scroll-x(\s|$)/.test(el.className) && !el.hasAttribute("tabindex")) el.tabIndex = 0;
   append(el, children);
   return el;
 }

@@ -63,6 +63,18 @@ function newGameForm(types) {
       select.value = previous[i] || (i === 0 ? "you" : `bot:${type.bots.includes("heuristic") ? "heuristic" : type.bots[0]}`);
       return h("li", {}, h("label", {for: id}, t("lobby.seat", {number: i + 1})), select);
     }));
+    drawClockDefault();
+  }
+
+  // "No clock" is what the server does only for a game that cannot be rated: one created with your account
+  // and no guest (one "You" seat) gets the rated games' clock, which /game-types tells.
+  function drawClockDefault() {
+    const type = typeOf();
+    const yours = [...seatList.querySelectorAll("select")].filter((s) => s.value === "you").length;
+    const rated = account() && yours === 1 && type.rated_clock ? type.rated_clock.move_s : 0;
+    const none = clockSelect.querySelector('option[value="0"]');
+    none.textContent = rated ? t("lobby.clock.rated", {time: has(`lobby.clock.${rated}`) ? t(`lobby.clock.${rated}`) : t("table.clock", {n: rated})}) : t("lobby.clock.0");
+    none.dataset.moveS = String(rated);
   }
 
   function drawType() {
@@ -76,6 +88,7 @@ function newGameForm(types) {
 
   typeSelect.addEventListener("change", drawType);
   countInput.addEventListener("input", drawSeats);
+  seatList.addEventListener("change", drawClockDefault);
   drawType();
 
   const form = h("form", {class: "panel", id: "new-game", "aria-labelledby": "new-game-title"},

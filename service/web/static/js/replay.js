@@ -1,9 +1,9 @@
 // The replay: a slider over every event (GET /games/{id}?at=N), a perspective, step buttons, the audit badge.
 import {ApiError, allEvents, api, explain, seats} from "./api.js";
-import {contextFor, describeEvent, resultPanel} from "./context.js";
+import {caption as eventCaption, contextFor, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
 import {gameModule} from "./games/index.js";
-import {has, t} from "./i18n.js";
+import {has, language, t} from "./i18n.js";
 
 /** Draw the replay of a game. */
 export async function replay(main, id) {
@@ -38,7 +38,13 @@ export async function replay(main, id) {
     slider.value = String(Math.min(last, Math.max(1, Number(slider.value) + delta)));
     show();
   };
-  const button = (text, label, onclick, elId) => h("button", {type: "button", class: "secondary", "aria-label": label, onclick, id: elId}, text);
+  // The button's words are its name (a voice user says what they read); the arrows are drawing, the longer
+  // wording a tooltip.
+  const button = (text, label, onclick, elId) => {
+    const [, before, words, after] = text.match(/^([«◀]\s*)?(.*?)(\s*[»▶])?$/u);
+    return h("button", {type: "button", class: "secondary", title: label, onclick, id: elId},
+      before ? h("span", {"aria-hidden": "true"}, before) : null, words, after ? h("span", {"aria-hidden": "true"}, after) : null);
+  };
 
   let ticket = 0;
   async function show() {
@@ -50,7 +56,7 @@ export async function replay(main, id) {
     if (perspective.value === "open") query.set("open", "true");
     const token = perspective.value === "seat" && mine ? mine.token : null;
     const event = events[at - 1];
-    caption.textContent = event ? `#${event.seq}: ${describeEvent(event, module, contextFor(now, module))}` : "";
+    caption.textContent = event ? `#${event.seq}: ${eventCaption(event, module, contextFor(now, module))}` : "";
     try {
       const view = await api("GET", `/games/${id}${query.toString() ? `?${query}` : ""}`, {token});
       if (mineTicket !== ticket) return;
@@ -67,6 +73,34 @@ export async function replay(main, id) {
     }
   }
   slider.addEventListener("input", show);
+
+  // Autoplay: one event a second at 1×, each shown (its view read) before the next is timed; it stops at the end.
+  const speed = h("select", {id: "replay-speed"}, SPEEDS.map((x) => h("option", {value: String(x), selected: x === 1}, t("replay.speed.x", {x: new Intl.NumberFormat(language()).format(x)}))));
+  const playButton = h("button", {type: "button", id: "replay-play", "data-playing": "false", onclick: () => (playing === null ? startPlaying() : stopPlaying())}, t("replay.play"));
+  let playing = null;
+  function stopPlaying() {
+    clearTimeout(playing);
+    playing = null;
+    playButton.textContent = t("replay.play");
+    playButton.dataset.playing = "false";
+  }
+  function startPlaying() {
+    if (Number(slider.value) >= last) slider.value = "1"; // at the end, Play starts again from the first event
+    playButton.textContent = t("replay.pause");
+    playButton.dataset.playing = "true";
+    show();
+    later();
+  }
+  function later() {
+    playing = setTimeout(async () => {
+      if (!slider.isConnected || Number(slider.value) >= last) return stopPlaying();
+      slider.value = String(Number(slider.value) + 1);
+      await show();
+      if (playing === null) return;
+      if (Number(slider.value) >= last) stopPlaying();
+      else later();
+    }, 1000 / Number(speed.value));
+  }
   perspective.addEventListener("change", show);
 
   const badge = h("p", {id: "audit-badge", class: "badge pending", "aria-live": "polite"}, t("replay.auditing"));
@@ -82,6 +116,8 @@ export async function replay(main, id) {
     h("section", {class: "panel replay-controls"},
       h("div", {class: "field"}, h("label", {for: "perspective"}, t("replay.perspective")), perspective),
       h("div", {class: "field"}, h("label", {for: "replay-slider"}, t("replay.event")), slider, position),
+      h("div", {class: "buttons"}, playButton,
+        h("label", {for: "replay-speed", class: "check"}, t("replay.speed"), speed)),
       h("div", {class: "buttons"},
         button(t("replay.first"), t("replay.first.label"), () => { slider.value = "1"; show(); }, "replay-first"),
         button(t("replay.back"), t("replay.back.label"), step(-1), "replay-back"),
@@ -94,7 +130,7 @@ export async function replay(main, id) {
   if (finished) {
     try {
       const audit = await auditReport(id, badge);
-      if (audit === null) return null;
+      if (audit === null) return stopPlaying;
       badge.className = `badge ${audit.ok ? "ok" : "failed"}`;
       badge.textContent = audit.ok
         ? t("replay.audit-ok", {n: audit.events, checks: audit.checks.map((check) => (has(`audit.${check}`) ? t(`audit.${check}`) : check)).join(", ")})
@@ -108,8 +144,10 @@ export async function replay(main, id) {
       if (archived) badge.dataset.archived = "true";
     }
   }
-  return null;
+  return stopPlaying;
 }
+
+const SPEEDS = [0.5, 1, 2, 4];
 
 /**
  * The game's audit report: answered at once (200), or for a long game run as a job (202), polled at

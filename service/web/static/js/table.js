@@ -1,5 +1,6 @@
 // The table: your seat's view (or a spectator's), moves made by picking then confirming, the log, the clock.
-import {api, explain, receipts, seats, subscribe} from "./api.js";
+import {sitterAs} from "./account.js";
+import {api, entropyFor, explain, keepSeatReceipt, newKey, receipts, seats, subscribe} from "./api.js";
 import {Choice} from "./choose.js";
 import {announcement, contextFor, eventList, lastMove, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
@@ -62,6 +63,9 @@ export async function table(main, id) {
   let standIn = null;
   let stopped = false;
   let autoplayed = -1; // the version whose forced move was played for the seat (once, whatever the answer)
+  let shownMove; // the last move the table has shown (its seq): a newer one's cards arrive with a transition
+  let rematchKey = newKey(); // one key per rematch: a retried click after a lost answer creates it once
+  let rematching = false;
   const signal = turnSignal();
 
   const say = (text) => {
@@ -191,10 +195,11 @@ export async function table(main, id) {
       root,
       header(ctx),
       turnLine(ctx, yourTurn),
-      standIn && standIn.seat === you ? h("p", {class: "banner warn", id: "stand-in", role: "alert"}, t("table.stand-in", {seq: standIn.seq})) : null,
+      standIn && standIn.seat === you ? h("p", {class: "banner warn", id: "stand-in", role: "alert", "data-seq": String(standIn.seq)}, t("table.stand-in")) : null,
       move ? h("p", {class: "last-move-line", id: "last-move", "data-seq": String(move.seq), "data-actor": String(move.actor)}, h("strong", {}, t("table.last-move")), move.text) : null,
       invitePanel(view),
       resultPanel(view, ctx, module),
+      view.status === "finished" && you !== null ? rematchPanel() : null,
       h("section", {class: "panel board-panel", "aria-labelledby": "board-title"}, h("h2", {class: "sr-only", id: "board-title"}, t("table.board")), board),
       yourTurn ? moveBar(picks, drawn, ctx) : null,
       rulesPanel(view.game),
@@ -202,6 +207,9 @@ export async function table(main, id) {
     );
     const again = focused && root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
+    arrive(move);
+    // "Move played." is news until the game ends: then the result says what happened.
+    if (view.status === "finished" && !busy) status.textContent = "";
     tick();
     if (tour) tour.update(view, {yourTurn, events});
     signal.show(yourTurn, module.title);
@@ -209,6 +217,66 @@ export async function table(main, id) {
     if (yourTurn && only && !busy && prefs.get("autoplay") && autoplayed !== view.version) {
       autoplayed = view.version;
       queueMicrotask(() => play(only));
+    }
+  }
+
+  /**
+   * A new move's places (the card played, the pile drawn from, the seat that took) slide in: each starts a
+   * little raised and faded and moves to its place by a CSS transition (app.css .moved), which
+   * prefers-reduced-motion turns off. The table's first drawing and redraws of the same move stay still.
+   */
+  function arrive(move) {
+    const seq = move ? move.seq : null;
+    const first = shownMove === undefined;
+    if (seq === shownMove) return;
+    shownMove = seq;
+    if (first || seq === null || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    for (const el of root.querySelectorAll(".board-panel .last-move")) {
+      el.classList.add("moved", "arriving");
+      void el.offsetWidth; // the raised style is laid out first, so its removal is a change to transition from
+      el.classList.remove("arriving");
+    }
+  }
+
+  /** A finished game's rematch: the same game and options, bots as bots, you in your seat, the others' seats open. */
+  function rematchPanel() {
+    const message = h("p", {class: "error", role: "alert", id: "rematch-error"});
+    const button = h("button", {type: "button", id: "rematch", disabled: rematching, onclick: () => rematch(message)}, t("table.rematch"));
+    return h("section", {class: "panel rematch", "aria-labelledby": "rematch-title"}, h("h2", {id: "rematch-title"}, t("table.rematch.title")),
+      h("p", {class: "muted"}, t("table.rematch.help")), button, message);
+  }
+
+  async function rematch(message) {
+    if (rematching) return;
+    rematching = true;
+    draw();
+    const key = rematchKey;
+    try {
+      // The options as the game was created with them (its first event): the rules' options, the clock, a search budget.
+      const [created] = (await api("GET", `/games/${id}/events?after=0&limit=1`, {token})).events;
+      const d = created.data;
+      const options = {...d.options};
+      if (d.clock) options.clock = d.clock;
+      if (d.mcts_iterations) options.mcts_iterations = d.mcts_iterations;
+      const name = (mine && mine.name) || view.seats[view.you].name || t("lobby.default-name");
+      const sent = entropyFor(key);
+      const specs = view.seats.map((s) => (s.bot ? {bot: s.bot} : s.seat === view.you ? {...sitterAs(name), entropy: sent} : {}));
+      const fresh = await api("POST", "/games", {body: {game: view.game, seats: specs, options}, key});
+      const me = fresh.seats.find((s) => s.seat === view.you);
+      seats.put(fresh.id, {token: me.token, seat: me.seat, name: me.name});
+      if (!keepSeatReceipt(fresh.id, me.receipt, sent, fresh.dealing)) {
+        message.textContent = t("seat.entropy-missing");
+        return;
+      }
+      rematchKey = newKey();
+      location.hash = `#/game/${fresh.id}`;
+    } catch (err) {
+      if (err.status !== 0) rematchKey = newKey(); // refused: another click is another request
+      message.textContent = explain(err);
+    } finally {
+      rematching = false;
+      const button = root.querySelector("#rematch");
+      if (button) button.disabled = false;
     }
   }
 

@@ -50,12 +50,12 @@ export function board(view, ctx) {
   if (s.hand) {
     out.push(h("div", {class: "hand", "aria-label": t("hand.label")}, h("h3", {}, t("hand.title", {n: ORDER.reduce((sum, sp) => sum + (s.hand[sp] || 0), 0)})),
       h("div", {class: "fan"}, ORDER.filter((sp) => s.hand[sp]).map((sp) =>
-        ctx.pick(`hand:${sp}`, h("span", {class: "stack"}, card(sp), h("span", {class: "stack-count"}, `×${s.hand[sp]}`)),
+        ctx.pick(`hand:${sp}`, h("span", {class: "stack"}, card(sp), s.hand[sp] > 1 ? h("span", {class: "stack-count"}, `×${s.hand[sp]}`) : null),
           t("bk.hand-card", {name: cardName(sp), n: s.hand[sp]}), "hand-card")))));
   }
   if (s.hands) {
     out.push(h("div", {class: "hand open"}, h("h3", {}, t("hand.every")),
-      s.hands.map((cs, seat) => h("p", {}, h("strong", {}, `${ctx.name(seat)}: `), ORDER.filter((sp) => cs[sp]).map((sp) => `${cardName(sp)} ×${cs[sp]}`).join(", ") || t("card.empty")))));
+      s.hands.map((cs, seat) => h("p", {}, h("strong", {}, `${ctx.name(seat)}: `), ORDER.filter((sp) => cs[sp]).map((sp) => (cs[sp] > 1 ? `${cardName(sp)} ×${cs[sp]}` : cardName(sp))).join(", ") || t("card.empty")))));
   }
   if (s.rounds && s.rounds.length) out.push(roundsTable(s.rounds, s.hand_counts.length, ctx));
   return h("div", {class: "board bk"}, out);

@@ -56,11 +56,13 @@ function namer(s) {
 
 function stack(st, ctx, owner) {
   const worth = st.worth === null ? t("zz.not-scoring") : t("zz.worth", {n: st.worth});
-  const content = h("span", {class: `zstack ${st.cover ? "covered" : ""}`}, card(st.base), st.cover ? card(st.cover) : null,
-    h("span", {class: "worth"}, worth));
-  const params = {owner: ctx.name(owner), card: cardName(st.base), worth};
-  const name = st.cover ? t("zz.stack.covered", {...params, cover: cardName(st.cover)}) : t("zz.stack", params);
-  return h("li", {}, ctx.pick(`card:${st.base.id}`, content, name, "stack"));
+  // The button is named by what it shows, in its order (label in name, WCAG 2.5.3), with the owner before it
+  // in words for a screen reader; the covering card says it covers.
+  const cover = st.cover ? card(st.cover) : null;
+  if (cover) cover.setAttribute("aria-label", t("zz.stack.cover", {cover: cover.getAttribute("aria-label")}));
+  const content = [h("span", {class: "sr-only"}, `${t("zz.stack.owner", {owner: ctx.name(owner)})} `),
+    h("span", {class: `zstack ${st.cover ? "covered" : ""}`}, card(st.base), " ", cover, " ", h("span", {class: "worth"}, worth))];
+  return h("li", {}, ctx.pick(`card:${st.base.id}`, content, null, "stack"));
 }
 
 /** Draw the table. */
