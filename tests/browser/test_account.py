@@ -44,6 +44,7 @@ def test_an_account_plays_a_rated_game_sees_its_rating_signs_out_and_comes_back_
     game_id = create_in_lobby(driver, base_url, "zop-zoo", ["you", "bot:heuristic"], {"target": 100}, name=None)
 
     wait(driver).until(lambda d: "Ann (you)" in d.find_element(By.TAG_NAME, "main").text)
+    assert driver.find_element(By.ID, "rated").text == "rated"  # said at the table, before the first move
     play_to_end(driver)
 
     driver.get(f"{base_url}/#/")

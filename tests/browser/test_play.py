@@ -16,7 +16,7 @@ def test_a_reload_resumes_the_seat_from_the_stored_token(browser, base_url: str,
     driver = browser(390, 844)  # a phone's width
     driver.get(f"{base_url}/#/")
     wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#games li, #games p"))
-    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), (
+    assert driver.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth"), (
         "lobby scrolls sideways"
     )
     screenshot(driver, tmp_path, "lobby-phone")
@@ -25,6 +25,7 @@ def test_a_reload_resumes_the_seat_from_the_stored_token(browser, base_url: str,
 
     wait(driver).until(lambda d: first_action(d) is not None)
     assert "You: Ann" in driver.find_element(By.CSS_SELECTOR, ".table-head").text
+    assert driver.find_element(By.ID, "rated").text == "unrated"  # a guest's game
     assert game_id in driver.current_url
     # The token is the tab's own: another tab (here: the stored copy read back) holds none of it.
     assert driver.execute_script(f"return localStorage.getItem('menagerie:seat:{game_id}')") is None
