@@ -25,7 +25,8 @@ Prints, over `--seconds` of play:
   (the machine is shared: read the figures beside its load);
 - the Redis connections to the bench's database (`CLIENT LIST`), before the server starts and at
   most while the streams are open: with `--games` as large as `--streams` (a stream a game), the
-  cost of spectators on distinct games.
+  cost of spectators on distinct games;
+- the server's resident memory (its processes' RSS summed), at most while the streams are open.
 
 Run: REDIS_URL=redis://127.0.0.1:6379/4 .venv/bin/python -m bench.bench_spectators
 [--streams 5000] [--games 100] [--seconds 60] [--interval 1.0] [--server-workers 2] [--rq-workers 1]
@@ -318,6 +319,18 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def rss_bytes(pid: int) -> int:
+    """Resident memory of a process and its children, from /proc (the server's processes together)."""
+    total = 0
+    for each in [pid, *children_of(pid)]:
+        try:
+            status = Path(f"/proc/{each}/status").read_text()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+    return total
+
+
 def percentile(values: list[float], q: float) -> float:
     return (
         statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1]
@@ -406,7 +419,7 @@ def main() -> None:
                 raise SystemExit(f"the server did not start:\n{server_log.read_text(errors='replace')}")
             time.sleep(0.1)
         redis_cpu = _redis_cpu(redis)
-        sampler = _Connections(url)
+        sampler = _Connections(url, server.pid)
         sampler.start()
         watched, played, finals = run(port, args)
         sampler.stop()
@@ -438,6 +451,7 @@ def main() -> None:
         f"Redis connections to the bench's database: {connections_before} before the server,"
         f" at most {sampler.most} while streaming"
     )
+    print(f"server RSS: at most {sampler.rss_most / 2**20:.0f} MiB while streaming")
     print(f"CPU s over the run: server {server_cpu:.1f}, workers {worker_cpu:.1f}, redis {redis_cpu:.1f}")
     logged = server_log.read_text(errors="replace")
     print(f"the server logged {'a traceback' if 'Traceback' in logged else 'no traceback'} ({server_log})")
@@ -462,13 +476,15 @@ def _connections(redis: Redis) -> int:
 class _Connections(threading.Thread):
     """The most clients connected to the bench's database, sampled every half second until stopped."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, server: int) -> None:
         super().__init__(daemon=True)
         self.redis, self.most, self._done = Redis.from_url(url), 0, threading.Event()
+        self.server, self.rss_most = server, 0
 
     def run(self) -> None:
         while not self._done.wait(HEALTH_EVERY_S):
             self.most = max(self.most, _connections(self.redis))
+            self.rss_most = max(self.rss_most, rss_bytes(self.server))
 
     def stop(self) -> None:
         self._done.set()
