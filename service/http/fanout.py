@@ -257,20 +257,29 @@ class Feeds:
             node = self.redis.nodes_manager.get_node_from_slot(key_slot(key))
             name = node.name
 
-            def client() -> Redis:
-                assert isinstance(self.redis, RedisCluster)
-                options = {k: v for k, v in self.redis.nodes_manager.connection_kwargs.items() if k != "retry"}
-                return Redis(host=node.host, port=int(node.port), **options)
+            async def connect() -> AbstractConnection:
+                # A connection of the node's own settings (credentials, TLS, timeouts), not from its pool.
+                connection: AbstractConnection = node.connection_class(**node.connection_kwargs)
+                await connection.connect()
+                return connection
+
+            async def release(connection: AbstractConnection) -> None:
+                await connection.disconnect()
 
         else:
-            name, store = "store", self.redis
+            name, pool = "store", self.redis.connection_pool
 
-            def client() -> Redis:
-                return store
+            async def connect() -> AbstractConnection:
+                connection: AbstractConnection = await pool.get_connection()
+                return connection
+
+            async def release(connection: AbstractConnection) -> None:
+                await connection.disconnect()  # it is subscribed, or mid-answer
+                await pool.release(connection)
 
         shard = self._shards.get(name)
         if shard is None or shard.failed:
-            shard = self._shards[name] = _Shard(name, client(), self._batch, self._lost, self._dropped)
+            shard = self._shards[name] = _Shard(name, connect, release, self._batch, self._lost, self._dropped)
         return shard
 
     def _batch(self, channel: bytes, payload: bytes) -> None:
@@ -360,12 +369,13 @@ class _Shard:
     def __init__(
         self,
         name: str,
-        client: Redis,
+        connect: Callable[[], Awaitable[AbstractConnection]],
+        release: Callable[[AbstractConnection], Awaitable[None]],
         on_batch: Callable[[bytes, bytes], None],
         on_lost: Callable[[_Shard, BaseException], None],
         on_dropped: Callable[[bytes], None],
     ) -> None:
-        self.name, self.client = name, client
+        self.name, self.connect, self.release = name, connect, release
         self.on_batch, self.on_lost, self.on_dropped = on_batch, on_lost, on_dropped
         self.feeds: set[Feed] = set()
         self.connection: AbstractConnection | None = None
@@ -412,7 +422,7 @@ class _Shard:
             asyncio.get_running_loop().create_task(self._give_back(connection)).add_done_callback(_retrieve)
 
     async def _open(self) -> None:
-        self.connection = await self.client.connection_pool.get_connection()
+        self.connection = await self.connect()
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self._reader.add_done_callback(_log_failure)
 
@@ -475,11 +485,8 @@ class _Shard:
                 confirmed.set_exception(error if isinstance(error, Exception) else ConnectionError(str(error)))
 
     async def _give_back(self, connection: AbstractConnection) -> None:
-        """Give the connection back, closed (it is subscribed, or mid-answer)."""
-        await connection.disconnect()
-        await self.client.connection_pool.release(connection)
-        if self.client is not None and self.name != "store":
-            await self.client.aclose()
+        """Close the connection (it is subscribed, or mid-answer) and let it go."""
+        await self.release(connection)
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:
