@@ -214,9 +214,8 @@ async def _read_stream(http: Http, seen: Seen, figures: Figures, playing: asynci
     return False
 
 
-async def play(port: int, game: dict[str, Any], interval: float, figures: Figures, until: float) -> None:
-    """Move in one game every `interval` s (with jitter) as the seat to act, until it ends or time is up."""
-    http = await Http.open(port)
+async def play(port: int, http: Http, game: dict[str, Any], interval: float, figures: Figures, until: float) -> None:
+    """Move in one game every `interval` s (with jitter) as the seat to act, on `http`, until it ends or time is up."""
     tokens = [seat["token"] for seat in game["seats"]]
     seat = 0
     await asyncio.sleep(random.uniform(0, interval))
@@ -298,9 +297,15 @@ def players(port: int, games: list[dict[str, Any]], interval: float, start_at: f
     figures = Figures()
 
     async def play_all() -> None:
+        # Each game's connection is opened before play, one after another: 10,000 opened at once when
+        # play starts would queue in the server's accept backlog past the end of play.
+        connections = [await Http.open(port) for _ in games]
         await asyncio.sleep(max(0.0, start_at - time.time()))
         end = time.monotonic() + until - time.time()
-        await asyncio.gather(health(port, figures, end), *(play(port, game, interval, figures, end) for game in games))
+        await asyncio.gather(
+            health(port, figures, end),
+            *(play(port, http, game, interval, figures, end) for http, game in zip(connections, games, strict=True)),
+        )
 
     asyncio.run(play_all())
     out.put(("played", figures))
