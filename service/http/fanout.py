@@ -51,6 +51,7 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection
 from redis.crc import key_slot
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
 from domain.events import RecordedEvent
@@ -126,6 +127,8 @@ class Feeds:
         self._by_key: dict[bytes, Feed] = {}
         self._shards: dict[str, _Shard] = {}
         self._ticker: asyncio.Task[None] | None = None
+        # A shard's connection failed, or Redis moved a channel: on a cluster, the slot map is read again.
+        self._stale_slots = False
 
     @property
     def readers(self) -> int:
@@ -152,6 +155,7 @@ class Feeds:
                 await asyncio.shield(feed.ready)
             except SUBSCRIPTION_FAILED as error:
                 log.warning("live stream of %s ended: its subscription failed (%s)", subscription.stream_id, error)
+                self._forget_slots()  # on a cluster, MOVED: the slot's master is another node now
                 yield STORE_LOST
                 return
             pending: list[RecordedEvent] | _StoreLost | _Quiet | _Gone = await self._missed(subscription)
@@ -254,6 +258,9 @@ class Feeds:
         if isinstance(self.redis, RedisCluster):
             if not self.redis.nodes_manager.slots_cache:
                 await self.redis.initialize()
+            elif self._stale_slots:
+                self._stale_slots = False
+                await self.redis.nodes_manager.initialize()
             node = self.redis.nodes_manager.get_node_from_slot(key_slot(key))
             name = node.name
 
@@ -304,9 +311,11 @@ class Feeds:
             feed.shard = None
             self._drop(feed)
             feed.hand(STORE_LOST_MARK, now)
-        if isinstance(self.redis, RedisCluster):
-            # The next game's subscription reads the slot map again: a replica may serve these slots now.
-            self.redis.nodes_manager.slots_cache.clear()
+        self._forget_slots()  # a replica may serve these slots now
+
+    def _forget_slots(self) -> None:
+        """On a cluster, have the next game's subscription read the slot map again."""
+        self._stale_slots = True
 
     def _dropped(self, channel: bytes) -> None:
         """End the streams of a game whose channel Redis dropped (its slot moved): they resume where it went."""
@@ -316,8 +325,7 @@ class Feeds:
         log.warning("live streams of %s ended: its slot moved to another node", feed.stream_id)
         self._drop(feed)
         feed.hand(STORE_LOST_MARK, asyncio.get_running_loop().time())
-        if isinstance(self.redis, RedisCluster):
-            self.redis.nodes_manager.slots_cache.clear()
+        self._forget_slots()
 
     async def _tick(self) -> None:
         """While any game is watched: ping each shard, give quiet games a heartbeat, notice keys that went."""
@@ -416,7 +424,7 @@ class _Shard:
         self.failed = True
         if self._reader is not None:
             self._reader.cancel()
-        self._fail_asked(ConnectionError("the shard's subscriptions were closed"))
+        self._fail_asked(RedisConnectionError("the shard's subscriptions were closed"))
         connection, self.connection = self.connection, None
         if connection is not None:
             asyncio.get_running_loop().create_task(self._give_back(connection)).add_done_callback(_retrieve)
@@ -430,7 +438,7 @@ class _Shard:
         async with self._sends:  # the commands' order is the confirmations'
             connection = self.connection
             if connection is None or self.failed:
-                raise ConnectionError("the shard's subscriptions were closed")
+                raise RedisConnectionError("the shard's subscriptions were closed")
             self._asked.append((kind, channel, confirmed))
             command = connection.pack_command(kind.upper(), channel) if channel else connection.pack_command("PING")
             await connection.send_packed_command(command, check_health=False)
@@ -482,7 +490,8 @@ class _Shard:
         while self._asked:
             _, _, confirmed = self._asked.popleft()
             if confirmed is not None and not confirmed.done():
-                confirmed.set_exception(error if isinstance(error, Exception) else ConnectionError(str(error)))
+                # As the store's outage, whatever it was: its watchers end their streams and resume.
+                confirmed.set_exception(RedisConnectionError(str(error)))
 
     async def _give_back(self, connection: AbstractConnection) -> None:
         """Close the connection (it is subscribed, or mid-answer) and let it go."""

@@ -29,7 +29,7 @@ from tests.support.services import CLUSTER, on_every_store
 
 pytestmark = pytest.mark.cluster
 redis_client = on_every_store(CLUSTER)
-GAMES = 24
+GAMES = 64
 
 
 def subscribing(cluster: OwnCluster) -> dict[int, list[int]]:
