@@ -93,7 +93,10 @@ class Http:
         await self.writer.drain()
 
     async def head(self) -> tuple[int, dict[str, str]]:
-        status = int((await self.reader.readline()).split()[1])
+        line = await self.reader.readline()
+        if not line:  # the server closed the connection (an idle keep-alive one, say): open another
+            raise ConnectionResetError("the server closed the connection")
+        status = int(line.split()[1])
         headers = {}
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.decode().partition(":")
