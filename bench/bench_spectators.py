@@ -25,7 +25,8 @@ Prints, over `--seconds` of play:
   (the machine is shared: read the figures beside its load);
 - the Redis connections to the bench's database (`CLIENT LIST`), before the server starts and at
   most while the streams are open: with `--games` as large as `--streams` (a stream a game), the
-  cost of spectators on distinct games.
+  cost of spectators on distinct games;
+- the server's resident memory (its processes' RSS summed), at most while the streams are open.
 
 Run: REDIS_URL=redis://127.0.0.1:6379/4 .venv/bin/python -m bench.bench_spectators
 [--streams 5000] [--games 100] [--seconds 60] [--interval 1.0] [--server-workers 2] [--rq-workers 1]
@@ -92,7 +93,10 @@ class Http:
         await self.writer.drain()
 
     async def head(self) -> tuple[int, dict[str, str]]:
-        status = int((await self.reader.readline()).split()[1])
+        line = await self.reader.readline()
+        if not line:  # the server closed the connection (an idle keep-alive one, say): open another
+            raise ConnectionResetError("the server closed the connection")
+        status = int(line.split()[1])
         headers = {}
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.decode().partition(":")
@@ -213,9 +217,8 @@ async def _read_stream(http: Http, seen: Seen, figures: Figures, playing: asynci
     return False
 
 
-async def play(port: int, game: dict[str, Any], interval: float, figures: Figures, until: float) -> None:
-    """Move in one game every `interval` s (with jitter) as the seat to act, until it ends or time is up."""
-    http = await Http.open(port)
+async def play(port: int, http: Http, game: dict[str, Any], interval: float, figures: Figures, until: float) -> None:
+    """Move in one game every `interval` s (with jitter) as the seat to act, on `http`, until it ends or time is up."""
     tokens = [seat["token"] for seat in game["seats"]]
     seat = 0
     await asyncio.sleep(random.uniform(0, interval))
@@ -297,9 +300,15 @@ def players(port: int, games: list[dict[str, Any]], interval: float, start_at: f
     figures = Figures()
 
     async def play_all() -> None:
+        # Each game's connection is opened before play, one after another: 10,000 opened at once when
+        # play starts would queue in the server's accept backlog past the end of play.
+        connections = [await Http.open(port) for _ in games]
         await asyncio.sleep(max(0.0, start_at - time.time()))
         end = time.monotonic() + until - time.time()
-        await asyncio.gather(health(port, figures, end), *(play(port, game, interval, figures, end) for game in games))
+        await asyncio.gather(
+            health(port, figures, end),
+            *(play(port, http, game, interval, figures, end) for http, game in zip(connections, games, strict=True)),
+        )
 
     asyncio.run(play_all())
     out.put(("played", figures))
@@ -315,6 +324,18 @@ def cpu_seconds(pid: int) -> float:
         except OSError:
             continue
         total += sum(int(value) for value in fields[11:15]) / ticks
+    return total
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident memory of a process and its children, from /proc (the server's processes together)."""
+    total = 0
+    for each in [pid, *children_of(pid)]:
+        try:
+            status = Path(f"/proc/{each}/status").read_text()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith("VmRSS:")), 0)
     return total
 
 
@@ -406,7 +427,7 @@ def main() -> None:
                 raise SystemExit(f"the server did not start:\n{server_log.read_text(errors='replace')}")
             time.sleep(0.1)
         redis_cpu = _redis_cpu(redis)
-        sampler = _Connections(url)
+        sampler = _Connections(url, server.pid)
         sampler.start()
         watched, played, finals = run(port, args)
         sampler.stop()
@@ -438,6 +459,7 @@ def main() -> None:
         f"Redis connections to the bench's database: {connections_before} before the server,"
         f" at most {sampler.most} while streaming"
     )
+    print(f"server RSS: at most {sampler.rss_most / 2**20:.0f} MiB while streaming")
     print(f"CPU s over the run: server {server_cpu:.1f}, workers {worker_cpu:.1f}, redis {redis_cpu:.1f}")
     logged = server_log.read_text(errors="replace")
     print(f"the server logged {'a traceback' if 'Traceback' in logged else 'no traceback'} ({server_log})")
@@ -462,13 +484,15 @@ def _connections(redis: Redis) -> int:
 class _Connections(threading.Thread):
     """The most clients connected to the bench's database, sampled every half second until stopped."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, server: int) -> None:
         super().__init__(daemon=True)
         self.redis, self.most, self._done = Redis.from_url(url), 0, threading.Event()
+        self.server, self.rss_most = server, 0
 
     def run(self) -> None:
         while not self._done.wait(HEALTH_EVERY_S):
             self.most = max(self.most, _connections(self.redis))
+            self.rss_most = max(self.rss_most, rss_bytes(self.server))
 
     def stop(self) -> None:
         self._done.set()

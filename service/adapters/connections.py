@@ -27,6 +27,9 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from redis import Redis
+from redis.asyncio import Redis as AsyncRedis
+from redis.asyncio.cluster import ClusterNode as AsyncClusterNode
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import (
@@ -109,20 +112,35 @@ def connect(url: str, blocks_for_s: float = 0, fail_fast: bool = False) -> Store
     """
     if not is_cluster_url(url):
         return Redis.from_url(url, **timeouts(blocks_for_s))
+    hosts, options = _cluster_options(url, blocks_for_s)
+    if fail_fast:
+        options["socket_timeout"] = FAST_COMMAND_TIMEOUT_S + blocks_for_s
+        options["retry"] = Retry(NoBackoff(), retries=0)
+    return RedisCluster(startup_nodes=[_node(host) for host in hosts], **options)
+
+
+def connect_async(url: str, blocks_for_s: float = 0, max_connections: int = 10) -> AsyncRedis | AsyncRedisCluster:
+    """Connect as `connect` does, with redis-py's asyncio client (a live stream's fan-out, on an event loop)."""
+    if not is_cluster_url(url):
+        return AsyncRedis.from_url(url, max_connections=max_connections, **timeouts(blocks_for_s))
+    hosts, options = _cluster_options(url, blocks_for_s)
+    options.pop("health_check_interval")  # the cluster client has no such setting
+    nodes = [AsyncClusterNode(node.host, node.port) for node in map(_node, hosts)]
+    return AsyncRedisCluster(startup_nodes=nodes, max_connections=max_connections, **options)
+
+
+def _cluster_options(url: str, blocks_for_s: float) -> tuple[list[str], dict[str, Any]]:
+    """Return the nodes a cluster URL lists, and the options of a client of it (TLS, credentials, timeouts)."""
     parts = urlsplit(url)
     # urlsplit reads one host; the netloc may list several, after any credentials.
     credentials, _, hosts = parts.netloc.rpartition("@")
     username, _, password = credentials.partition(":")
-    nodes = [_node(host) for host in hosts.split(",")]
     options: dict[str, Any] = {"ssl": CLUSTER_SCHEMES[parts.scheme], **timeouts(blocks_for_s)}
-    if fail_fast:
-        options["socket_timeout"] = FAST_COMMAND_TIMEOUT_S + blocks_for_s
-        options["retry"] = Retry(NoBackoff(), retries=0)
     if username:
         options["username"] = unquote(username)
     if password:
         options["password"] = unquote(password)
-    return RedisCluster(startup_nodes=nodes, **options)
+    return hosts.split(","), options
 
 
 def _node(address: str) -> ClusterNode:

@@ -18,6 +18,9 @@ again from the first failure.
 
 from __future__ import annotations
 
+import logging
+import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -153,20 +156,52 @@ class ShardOutages:
 
 
 class OutageLog:
-    """One line when a process loses the store, one when it has it back: not a line (or a traceback) a retry."""
+    """One line when a process loses the store, one when it has it back: not a line (or a traceback) a retry.
+
+    Its components (a worker's loop, its steward, its watchdog: threads) report to the same one
+    (`process_outages`): the first failure of any begins the outage, the first answer to any ends it.
+    """
 
     def __init__(self, log: Any, who: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.log, self.who, self.clock = log, who, clock
         self.since: float | None = None
+        self.pid = os.getpid()
+        self._lock = threading.Lock()
+
+    @property
+    def down(self) -> bool:
+        """Whether an outage is under way (a failure was noted, and no answer since)."""
+        return self.since is not None
 
     def failed(self, error: BaseException) -> None:
         """Note a failure: the first of an outage is logged, the rest are not."""
-        if self.since is None:
+        with self._lock:
+            if self.since is not None:
+                return
             self.since = self.clock()
-            self.log.warning("%s lost the store: %s (retrying quietly until it answers)", self.who, error)
+        self.log.warning("%s lost the store: %s (retrying quietly until it answers)", self.who, error)
 
     def answered(self) -> None:
         """Note an answer: the first after an outage is logged, with how long the outage lasted."""
-        if self.since is not None:
-            self.log.warning("%s has the store back after %.1f s", self.who, self.clock() - self.since)
-            self.since = None
+        with self._lock:
+            if self.since is None:
+                return
+            lasted, self.since = self.clock() - self.since, None
+        self.log.warning("%s has the store back after %.1f s", self.who, lasted)
+
+
+_process: OutageLog | None = None
+_process_lock = threading.Lock()
+
+
+def process_outages(who: str = "this process") -> OutageLog:
+    """Return this process's one outage reporter, which the first to ask names (`who`, and the process's id).
+
+    A child forked from a process that had one (RQ's scheduler, from a worker) gets its own: its
+    lines name its own id.
+    """
+    global _process
+    with _process_lock:
+        if _process is None or _process.pid != os.getpid():
+            _process = OutageLog(logging.getLogger(__name__), f"{who} (pid {os.getpid()})")
+        return _process

@@ -58,6 +58,8 @@ from service.errors import VersionConflict
 # no idempotency key), the record, due mark, aggregate id, events. The due mark is '' (leave the index alone), '-' (nothing due: unmark)
 # or a delay in ms after which anyone may take the game's next step; the
 # server's clock (TIME) dates it, so the hosts' clocks never disagree on it.
+# The events go out too, as a JSON array, on the shard channel named as the stream's key (in its
+# slot): the server processes watching the game read them there (`service.http.fanout`).
 _APPEND = """
 local keyed = ARGV[2] ~= ''
 if keyed then
@@ -78,6 +80,7 @@ elseif ARGV[4] ~= '' then
   local now = redis.call('TIME')
   redis.call('ZADD', KEYS[3], now[1] * 1000 + math.floor(now[2] / 1000) + tonumber(ARGV[4]), ARGV[5])
 end
+if #ARGV > 5 then redis.call('SPUBLISH', KEYS[1], '[' .. table.concat(ARGV, ',', 6) .. ']') end
 return {'ok', tostring(version + #ARGV - 5)}
 """
 

@@ -21,7 +21,7 @@ import threading
 
 from service.adapters.connections import STORE_UNAVAILABLE
 from service.adapters.due import DueIndex
-from service.adapters.outages import OutageLog
+from service.adapters.outages import process_outages
 from service.application.games import GameService
 from service.errors import NotFound
 
@@ -63,7 +63,8 @@ class Steward:
     def run(self, stop: threading.Event, interval: float = 0.5, max_backoff: float = 10.0) -> None:
         """Poll until `stop` is set; wait out a store outage with a growing pause instead of failing."""
         backoff = interval
-        outage = OutageLog(log, "the steward")  # a line when an outage begins, one when it ends
+        # A line when an outage begins, one when it ends: the process's, shared with its other parts.
+        outage = process_outages("the steward")
         while not stop.is_set():
             try:
                 claimed = self.run_once()

@@ -69,6 +69,7 @@ def _run(args: argparse.Namespace) -> int:
 def _worker(require_durable: bool = False) -> int:
     from service.adapters.connections import rq_url
     from service.adapters.durability import check_durability
+    from service.adapters.outages import process_outages
     from service.application.archive_duty import duty_from_env
     from service.bootstrap import build_from_urls, serve_jobs
     from service.cli.supervise import WORKER_TTL_S, run_worker
@@ -81,6 +82,7 @@ def _worker(require_durable: bool = False) -> int:
     # A job whose store shard fails gives up at once and is put back for later (`run_job`).
     services = serve_jobs(build_from_urls(url, rq_url(), prefix, queue_blocks_for_s=WORKER_TTL_S, fail_fast=True))
     check_durability(services.redis, require_durable, logging.getLogger("menagerie.worker").warning)
+    process_outages("the worker")  # its parts report an outage as the worker's, in one pair of lines
     # The steward takes the steps no job took (a crash between an append and
     # its enqueue, a killed worker); it waits out outages by itself.
     services.steward().start()

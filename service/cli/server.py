@@ -10,13 +10,13 @@ times the moves a second on the same two cores (`bench/bench_http.py
 (a killed worker process is started again). What it cannot parse it answers
 itself with an empty 400, 414 or 431 (gunicorn: an HTML page); see docs/operators.md.
 
-On one Redis, granian serves the app through its async interface (RSGI,
+granian serves the app through its async interface (RSGI,
 service/http/front.py): the Flask app answers every request on a pool of
 threads as before, and live streams are served from a fan-out on the event
-loop, one blocking read over every watched game a process, without a thread each, so a
-process holds thousands of watchers (`bench/bench_spectators.py`). On a
-Redis Cluster, or with MENAGERIE_INTERFACE=wsgi, it serves the WSGI app
-directly, a stream holding a thread.
+loop, one subscribing connection a shard (a Redis, or each master of a
+Redis Cluster) over every watched game there, without a thread each, so a
+process holds thousands of watchers (`bench/bench_spectators.py`). With
+MENAGERIE_INTERFACE=wsgi it serves the WSGI app directly, a stream holding a thread.
 `--server gunicorn` keeps gunicorn, and a thread a stream, for those who run it already.
 """
 
@@ -29,7 +29,7 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-from service.adapters.connections import connect, is_cluster_url, rq_url
+from service.adapters.connections import connect, rq_url
 from service.adapters.durability import check_durability
 
 log = logging.getLogger(__name__)
@@ -107,11 +107,11 @@ def worker_app() -> Any:
 
 
 def use_front() -> bool:
-    """Tell whether granian serves through the async front: on one Redis, unless MENAGERIE_INTERFACE=wsgi."""
+    """Tell whether granian serves through the async front: unless MENAGERIE_INTERFACE=wsgi (one Redis or a cluster)."""
     wanted = os.environ.get("MENAGERIE_INTERFACE", "rsgi")
     if wanted not in ("rsgi", "wsgi"):
         raise ValueError(f"MENAGERIE_INTERFACE is rsgi (the default) or wsgi, not {wanted!r}")
-    return wanted == "rsgi" and not is_cluster_url(os.environ.get("REDIS_URL", ""))
+    return wanted == "rsgi"
 
 
 def front_app() -> Any:
@@ -126,7 +126,7 @@ def front_app() -> Any:
 def granian_server(host: str, port: int, workers: int) -> Any:
     """Return granian serving the API with `workers` processes (a killed one is started again).
 
-    On one Redis through the async front (RSGI), on a Redis Cluster through WSGI (see the module's doc).
+    Through the async front (RSGI), or through WSGI if MENAGERIE_INTERFACE says so (see the module's doc).
     """
     from granian import Granian
     from granian.constants import Interfaces

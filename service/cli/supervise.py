@@ -5,7 +5,9 @@ first failed command, after logging its traceback twice, and the worker starts
 another only at its next maintenance, up to ten minutes later. `SteadyScheduler`
 waits an outage out instead, and a watchdog thread starts a scheduler that died
 anyway (killed) within `SCHEDULER_CHECK_S`. Each process logs an outage in two
-lines, when it begins and when it ends (`OutageLog`), not a line a retry.
+lines, when it begins and when it ends, not a line a retry and not a pair a
+component: the worker's loop, its steward and its watchdog share the process's
+reporter (`process_outages`); the scheduler, a process of its own, has its own.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from rq.scheduler import RQScheduler
 
 from service.adapters.connections import STORE_UNAVAILABLE
 from service.adapters.jobs import worker_queues
-from service.adapters.outages import OutageLog
+from service.adapters.outages import OutageLog, process_outages
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ class SteadyScheduler(RQScheduler):
     def work(self) -> None:
         """Enqueue the scheduled jobs every `interval` until asked to stop, whatever the store does meanwhile."""
         self._install_signal_handlers()
-        outage = OutageLog(log, f"the scheduler (pid {os.getpid()})")
+        outage = process_outages("the scheduler")
         born = False
         while not self._stop_requested:
             try:
@@ -121,8 +123,20 @@ class OutagesOnce(logging.Filter):
 
 
 def keep_scheduler(worker: SimpleWorker, stop: threading.Event, every_s: float = SCHEDULER_CHECK_S) -> None:
-    """Until `stop` is set, start the worker's scheduler whenever none runs and this worker can take the lock."""
+    """Until `stop` is set, start the worker's scheduler whenever none runs and this worker can take the lock.
+
+    During an outage it also pings the store: RQ's own loop rides one out without a word when it
+    comes back, so the line that the process has the store again is this check's.
+    """
+    outage = process_outages()
     while not stop.wait(every_s):
+        if outage.down:
+            try:
+                worker.connection.ping()
+            except STORE_UNAVAILABLE as error:
+                outage.failed(error)
+                continue
+            outage.answered()
         revive_scheduler(worker)
 
 
@@ -162,7 +176,7 @@ def run_worker(redis: Redis, prefix: str, max_backoff: float = 10.0) -> int:
     """Serve the prefix's queue until asked to stop; after an outage, wait for Redis and start again."""
     parent = os.getpid()
     os.register_at_fork(after_in_child=lambda: _die_with_parent(parent))
-    outage = OutageLog(log, "the worker")
+    outage = process_outages("the worker")
     scheduler: SteadyScheduler | None = None
     quiet = OutagesOnce(outage)
     for name in ("rq.worker", "rq.scheduler", "rq.queue", "rq.job"):

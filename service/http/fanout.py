@@ -1,50 +1,57 @@
-"""Live streams without a thread each: one blocking read a process, over every watched game, handed to each watcher.
+"""Live streams without a thread each: one subscription connection a process per shard, handed to each watcher.
 
-A `Feeds` lives on a server process's event loop. It reads every game its
-watchers follow with one `XREAD BLOCK` over all their streams, on one
-connection (a second one wakes it, below): 10,000 streams on 10,000 games
-cost a process two Redis connections, not 10,000. Every batch a game's
-stream yields goes, as it is, into each of that game's watchers' inboxes.
-A watcher is a coroutine, not a thread: 5,000 of them cost their inboxes
-and sockets.
+Every append publishes its events as well as adding them to the game's stream:
+the append script ends with `SPUBLISH <stream key> [events]` (a shard channel
+named as the stream's key, so in its slot on a Redis Cluster). A `Feeds` lives
+on a server process's event loop. It subscribes to the channel of every game
+its watchers follow, on one connection a shard: on a single Redis one
+connection, on a Redis Cluster one a master (the node serving the game's slot;
+one connection may hold channels of any of its node's slots, each subscribed
+by a command of its own). 10,000 streams on 10,000 games cost a process a
+connection a shard, not 10,000, and each event is received once, by the
+processes that watch its game, with its events in the message: nothing names
+every watched game again (an `XREAD` over all of them did, and its cost grew
+with games watched times events a second). Every batch goes, as it is, into
+each of that game's watchers' inboxes. A watcher is a coroutine, not a thread:
+5,000 of them cost their inboxes and sockets.
 
-A game's first watcher adds its stream to the read: if the read is blocked
-at that moment, `CLIENT UNBLOCK` (from the second connection) ends it at
-once, as a timeout would, and the next read includes the new stream. A
-game's last watcher to leave drops it from the next read; the last of all
-ends the reading.
+A game's first watcher subscribes to its channel and waits for Redis to
+confirm; a game's last watcher to leave unsubscribes; a shard's last game
+closes its connection.
 
-Nothing is lost or sent twice between a watcher's joining and the reader's
-next batch: a watcher joins first and reads what it missed (`XRANGE` after its
-cursor) second, so whatever the reader handed out before the join is in that
-read, and whatever after it is in the inbox; its `Subscription` drops what it
-has already sent. A batch that leaves a gap (which the order above rules out)
-is read again from the store rather than sent.
+Nothing is lost or sent twice between a watcher's joining and the next
+message: a watcher joins (its game's channel subscribed) first and reads what
+it missed (`XRANGE` after its cursor) second, so whatever was published before
+the subscription is in that read, and whatever after it is in the inbox; its
+`Subscription` drops what it has already sent. A batch that leaves a gap (a
+game's first message, naming events after some the watcher's read has not
+reached) is read again from the store rather than sent.
 
 A game quiet for `heartbeat_s` gets a heartbeat mark. An idle game's key is
 looked at every `GONE_CHECK_S`: a finished game may be packed (its key
-deleted) before the read reached its end, and its watchers then read the rest
-where it went. If the store
-stops answering (twice: the first failure may be a restart, answered on a new
-connection), the reading ends: each watcher is told, ends its stream cleanly,
-and its client resumes with `Last-Event-ID`.
-
-One Redis only: a Redis Cluster refuses one read over keys of several slots
-(CROSSSLOT), and `menagerie serve` streams there with a thread a stream
-(service/cli/server.py).
+deleted) before its watchers read its end, and they then read the rest where
+it went. Each shard's connection is pinged as often, so a silent one is told
+from a dead one. If a shard's connection fails, the streams of its games end:
+each watcher is told, ends its stream cleanly, and its client resumes with
+`Last-Event-ID` (on a cluster, after the slot map is read again: a promoted
+replica serves its games then); the other shards' streams go on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import orjson
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection
+from redis.crc import key_slot
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
 from domain.events import RecordedEvent
@@ -55,14 +62,14 @@ from service.http.subscriptions import HEARTBEAT, MOVED, RETRY_HINT, STORE_LOST,
 log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 15.0
-# What one blocking read takes at most; a longer backlog comes in several.
-BATCH = 1000
 # Encoded messages kept per game: a few batches' worth for each audience (spectators, each seat).
 RENDERED_PER_GAME = 256
-# How often at most a watched game's key is looked at, once its stream has been idle as long.
+# How often at most a watched game's key is looked at, once its stream has been idle as long;
+# each shard's connection is pinged as often.
 GONE_CHECK_S = 2.0
-# How often, and how long apart, a new game's watcher tries to wake a read not yet blocked in Redis.
-WAKE_TRIES, WAKE_RETRY_S = 200, 0.005
+# What a failed subscription (or a shard's connection that failed) means to its watchers.
+SUBSCRIPTION_FAILED: tuple[type[Exception], ...] = (*STORE_UNAVAILABLE, ResponseError)
+AsyncStore = Redis | RedisCluster
 
 
 class _StoreLost:
@@ -70,7 +77,7 @@ class _StoreLost:
 
 
 class _Quiet:
-    """What a reader puts in its watchers' inboxes when a block found nothing new: time for a heartbeat."""
+    """What a reader puts in its watchers' inboxes when its game was quiet for a heartbeat."""
 
 
 class _Gone:
@@ -83,9 +90,9 @@ Inbox = asyncio.Queue[list[RecordedEvent] | _StoreLost | _Quiet | _Gone]
 ReadAfter = Callable[[str, int], Awaitable[list[RecordedEvent]]]
 
 
-@dataclass
+@dataclass(eq=False)
 class Feed:
-    """One watched game in this process: where the read is in its stream, and its watchers."""
+    """One watched game in this process: the last event handed out, its shard's connection, and its watchers."""
 
     stream_id: str
     key: bytes
@@ -94,18 +101,9 @@ class Feed:
     handed_at: float
     inboxes: set[Inbox] = field(default_factory=set)
     rendered: Rendered = field(default_factory=lambda: Rendered(RENDERED_PER_GAME))
-    # Its key and its cursor as arguments of the read, encoded once each (a read names every game).
-    key_argument: bytes = b""
-    cursor_argument: bytes = b""
-
-    def __post_init__(self) -> None:
-        self.key_argument = _argument(self.key)
-        self.move_to(self.cursor)
-
-    def move_to(self, cursor: int) -> None:
-        """Set where the next read of its stream starts."""
-        self.cursor = cursor
-        self.cursor_argument = _argument(b"%d-0" % cursor)
+    # Its channel's subscription: done once Redis confirmed it (or failed).
+    ready: asyncio.Task[None] | None = None
+    shard: _Shard | None = None
 
     def hand(self, item: list[RecordedEvent] | _StoreLost | _Quiet | _Gone, now: float) -> None:
         """Put `item` in every watcher's inbox."""
@@ -115,25 +113,22 @@ class Feed:
 
 
 class Feeds:
-    """The live streams of one server process: a reader a watched game, shared by its watchers."""
+    """The live streams of one server process: a feed a watched game, shared by its watchers."""
 
-    def __init__(self, redis: Redis, prefix: str, read_after: ReadAfter, heartbeat_s: float = HEARTBEAT_S) -> None:
-        # `redis`: its pool lends the one connection the read blocks on, for as long as any game is
-        # watched, and another for the commands beside it (waking the read, a quiet game's key).
-        # A watcher's catch-up goes through `read_after`, the store's own read (stream or pack), off the loop.
+    def __init__(self, redis: AsyncStore, prefix: str, read_after: ReadAfter, heartbeat_s: float = HEARTBEAT_S) -> None:
+        # `redis`: a shard's subscription connection is its own (on a single Redis, from its pool);
+        # the commands beside them (a quiet game's key) go through it. A watcher's catch-up goes
+        # through `read_after`, the store's own read (stream or pack), off the loop.
         self.redis = redis
         self.read_after = read_after
         self.prefix = prefix
         self.heartbeat_s = heartbeat_s
         self._feeds: dict[str, Feed] = {}
         self._by_key: dict[bytes, Feed] = {}
-        self._reader: asyncio.Task[None] | None = None
-        # The connection the reading blocks on (its id is for CLIENT UNBLOCK) and whether a read is blocked now.
-        self._blocker: _Blocker | None = None
-        self._blocked = False
-        # Streams added since the read under way began: it must be woken to include them.
-        self._unread: set[bytes] = set()
-        self._waker: asyncio.Task[None] | None = None
+        self._shards: dict[str, _Shard] = {}
+        self._ticker: asyncio.Task[None] | None = None
+        # A shard's connection failed, or Redis moved a channel: on a cluster, the slot map is read again.
+        self._stale_slots = False
 
     @property
     def readers(self) -> int:
@@ -142,8 +137,8 @@ class Feeds:
 
     @property
     def connections(self) -> int:
-        """How many connections this process's reading blocks on now: one while any game is watched, else none."""
-        return int(self._reader is not None and not self._reader.done())
+        """How many subscription connections this process holds now: one a shard with a watched game."""
+        return sum(1 for shard in self._shards.values() if shard.open)
 
     def watchers(self, stream_id: str) -> int:
         """How many watchers of `stream_id` this process serves now."""
@@ -155,6 +150,14 @@ class Feeds:
         yield RETRY_HINT
         feed, inbox = self._join(subscription)
         try:
+            try:
+                assert feed.ready is not None
+                await asyncio.shield(feed.ready)
+            except SUBSCRIPTION_FAILED as error:
+                log.warning("live stream of %s ended: its subscription failed (%s)", subscription.stream_id, error)
+                self._forget_slots()  # on a cluster, MOVED: the slot's master is another node now
+                yield STORE_LOST
+                return
             pending: list[RecordedEvent] | _StoreLost | _Quiet | _Gone = await self._missed(subscription)
             while True:
                 if isinstance(pending, _Gone):
@@ -181,7 +184,7 @@ class Feeds:
                         yield b"".join(messages)
                     if subscription.ended:
                         return
-                # The reader's own block times the heartbeats: no timer a watcher.
+                # The feed's ticker times the heartbeats: no timer a watcher.
                 pending = await inbox.get()
                 # A watcher that fell behind takes every batch waiting for it at once: one write, not many.
                 while not inbox.empty() and isinstance(pending, list):
@@ -202,18 +205,18 @@ class Feeds:
             return STORE_LOST_MARK
 
     def _join(self, subscription: Subscription) -> tuple[Feed, Inbox]:
+        """Add a watcher (its inbox first: nothing handed from the subscription on is missed) to its game's feed."""
         feed = self._feeds.get(subscription.stream_id)
         loop = asyncio.get_running_loop()
         if feed is None:
             key = aggregate_key(self.prefix, subscription.stream_id, "events").encode()
             feed = Feed(subscription.stream_id, key, subscription.cursor, loop.time())
             self._feeds[feed.stream_id] = self._by_key[key] = feed
-            self._unread.add(key)
-            if self._reader is None or self._reader.done():
-                self._reader = loop.create_task(self._read())
-                self._reader.add_done_callback(_log_failure)
-            elif self._blocked and (self._waker is None or self._waker.done()):
-                self._waker = loop.create_task(self._wake())
+            feed.ready = loop.create_task(self._subscribe(feed))
+            feed.ready.add_done_callback(_retrieve)
+            if self._ticker is None or self._ticker.done():
+                self._ticker = loop.create_task(self._tick())
+                self._ticker.add_done_callback(_log_failure)
         inbox: Inbox = asyncio.Queue()
         feed.inboxes.add(inbox)
         return feed, inbox
@@ -221,93 +224,130 @@ class Feeds:
     def _leave(self, feed: Feed, inbox: Inbox) -> None:
         feed.inboxes.discard(inbox)
         if not feed.inboxes and self._feeds.get(feed.stream_id) is feed:
-            self._drop(feed)  # the next read leaves its stream out; the reading ends with the last game
+            self._drop(feed)
 
     def _drop(self, feed: Feed) -> None:
+        """Forget a feed: its channel is unsubscribed, and a shard left without games closes its connection."""
         del self._feeds[feed.stream_id]
         if self._by_key.get(feed.key) is feed:
             del self._by_key[feed.key]
-        self._unread.add(feed.key)  # the next read names the games left (no need to wake this one)
+        shard, feed.shard = feed.shard, None
+        if shard is None:
+            return
+        shard.feeds.discard(feed)
+        if not shard.feeds:
+            if self._shards.get(shard.name) is shard:
+                del self._shards[shard.name]
+            shard.close()
+        elif feed.ready is not None and feed.ready.done() and not feed.ready.exception():
+            shard.unsubscribe(feed.key)
 
-    async def _read(self) -> None:
-        """Read every watched game's stream as it grows, handing each batch to its watchers, while any is watched."""
+    async def _subscribe(self, feed: Feed) -> None:
+        """Subscribe to a new feed's channel on its shard's connection (opened if it is the shard's first game)."""
+        shard = await self._shard_of(feed.key)
+        if self._feeds.get(feed.stream_id) is not feed:
+            return  # every watcher left meanwhile
+        feed.shard = shard
+        shard.feeds.add(feed)
+        await shard.subscribe(feed.key)
+        if self._feeds.get(feed.stream_id) is not feed and feed.key not in self._by_key:
+            shard.unsubscribe(feed.key)  # every watcher left while Redis confirmed it, and none came since
+
+    async def _shard_of(self, key: bytes) -> _Shard:
+        """Return the shard serving `key`'s slot (on a single Redis, the one shard), making it if it is new."""
+        if isinstance(self.redis, RedisCluster):
+            if not self.redis.nodes_manager.slots_cache:
+                await self.redis.initialize()
+            elif self._stale_slots:
+                self._stale_slots = False
+                await self.redis.nodes_manager.initialize()
+            node = self.redis.nodes_manager.get_node_from_slot(key_slot(key))
+            name = node.name
+
+            async def connect() -> AbstractConnection:
+                # A connection of the node's own settings (credentials, TLS, timeouts), not from its pool.
+                connection: AbstractConnection = node.connection_class(**node.connection_kwargs)
+                await connection.connect()
+                return connection
+
+            async def release(connection: AbstractConnection) -> None:
+                await connection.disconnect()
+
+        else:
+            name, pool = "store", self.redis.connection_pool
+
+            async def connect() -> AbstractConnection:
+                connection: AbstractConnection = await pool.get_connection()
+                return connection
+
+            async def release(connection: AbstractConnection) -> None:
+                await connection.disconnect()  # it is subscribed, or mid-answer
+                await pool.release(connection)
+
+        shard = self._shards.get(name)
+        if shard is None or shard.failed:
+            shard = self._shards[name] = _Shard(name, connect, release, self._batch, self._lost, self._dropped)
+        return shard
+
+    def _batch(self, channel: bytes, payload: bytes) -> None:
+        """Hand a published batch to its game's watchers, unless they have had it already."""
+        feed = self._by_key.get(channel)
+        if feed is None:
+            return  # a game left between its last message and its unsubscription
+        batch = [RecordedEvent.from_dict(event) for event in orjson.loads(payload)]
+        if batch and batch[-1].seq > feed.cursor:
+            feed.cursor = batch[-1].seq
+            feed.hand(batch, asyncio.get_running_loop().time())
+
+    def _lost(self, shard: _Shard, error: BaseException) -> None:
+        """End the streams of a shard whose connection failed (their clients resume); the others go on."""
+        if self._shards.get(shard.name) is shard:
+            del self._shards[shard.name]
+        lost = [feed for feed in self._feeds.values() if feed.shard is shard]
+        if lost:
+            log.warning("live streams of %d games ended: the store is unavailable (%s)", len(lost), error)
+        now = asyncio.get_running_loop().time()
+        for feed in lost:
+            feed.shard = None
+            self._drop(feed)
+            feed.hand(STORE_LOST_MARK, now)
+        self._forget_slots()  # a replica may serve these slots now
+
+    def _forget_slots(self) -> None:
+        """On a cluster, have the next game's subscription read the slot map again."""
+        self._stale_slots = True
+
+    def _dropped(self, channel: bytes) -> None:
+        """End the streams of a game whose channel Redis dropped (its slot moved): they resume where it went."""
+        feed = self._by_key.get(channel)
+        if feed is None:
+            return
+        log.warning("live streams of %s ended: its slot moved to another node", feed.stream_id)
+        self._drop(feed)
+        feed.hand(STORE_LOST_MARK, asyncio.get_running_loop().time())
+        self._forget_slots()
+
+    async def _tick(self) -> None:
+        """While any game is watched: ping each shard, give quiet games a heartbeat, notice keys that went."""
         loop = asyncio.get_running_loop()
-        # A quarter of the heartbeat: a quiet game's heartbeat comes after 1 to 1.25 of it.
-        tick_s = self.heartbeat_s / 4
-        # A game finished and packed between two reads leaves its stream's key gone, unread to its end:
-        # its idle feeds' keys are looked at this often, and their watchers read on where it went.
-        check_s = min(tick_s, GONE_CHECK_S)
-        read = _Read(tick_s)
-        blocker = _Blocker(self.redis)  # one connection, held while the reading lasts
-        failed, checked_at = False, loop.time()
-        try:
-            while self._feeds:
+        # A quarter of the heartbeat: a quiet game's heartbeat comes after 1 to 1.25 of it. A game
+        # finished and packed leaves its stream's key gone: its idle feeds' keys are looked at this often.
+        check_s = min(self.heartbeat_s / 4, GONE_CHECK_S)
+        while self._feeds:
+            await asyncio.sleep(check_s)
+            for shard in list(self._shards.values()):
+                shard.ping()
+            now = loop.time()
+            idle = [
+                feed
+                for feed in self._feeds.values()
+                if now - feed.handed_at >= check_s and feed.ready is not None and feed.ready.done()
+            ]
+            if idle:
                 try:
-                    reply = await self._read_once(blocker, read)
+                    await self._hand_gone(idle, now)
                 except STORE_UNAVAILABLE:
-                    if failed:
-                        raise
-                    failed = True  # a restart, perhaps: once more, on a new connection
-                    await blocker.reset()
-                    continue
-                except ResponseError as error:
-                    # Redis ends a read with `UNBLOCKED` when one of its keys is deleted: a game packed or archived.
-                    if not str(error).startswith("UNBLOCKED"):
-                        raise
-                    await self._hand_gone(list(self._feeds.values()), loop.time())
-                    continue
-                failed = False
-                now = loop.time()
-                for key, entries in _replies(reply):
-                    feed = self._by_key.get(key)
-                    batch = _events(entries)
-                    if feed is not None and batch and batch[-1].seq > feed.cursor:
-                        feed.move_to(batch[-1].seq)
-                        feed.hand(batch, now)
-                if now - checked_at >= check_s:  # not every read: a read may come a few milliseconds apart
-                    checked_at = now
-                    idle = [feed for feed in self._feeds.values() if now - feed.handed_at >= check_s]
-                    if idle:
-                        await self._hand_gone(idle, now)
-        except STORE_UNAVAILABLE as error:
-            log.warning("live streams of %d games ended: the store is unavailable (%s)", len(self._feeds), error)
-        finally:
-            # Whatever stops the reading, the watchers it leaves end their streams (and resume),
-            # and the next watcher starts it again. (Ended by the last watcher leaving, it leaves none.)
-            self._blocker, self._blocked = None, False
-            if self._reader is asyncio.current_task():
-                self._reader = None  # a watcher joining from here on starts the reading again
-            for feed in list(self._feeds.values()):
-                self._drop(feed)
-                feed.hand(STORE_LOST_MARK, loop.time())
-            await blocker.close()
-
-    async def _read_once(self, blocker: _Blocker, read: _Read) -> Any:
-        """Block until any watched stream grows past its cursor, or the tick passes, or a new game wakes it."""
-        await blocker.open()
-        self._blocker = blocker
-        if self._unread:
-            read.name(list(self._feeds.values()))
-            self._unread.clear()
-        self._blocked = True
-        try:
-            return await blocker.read(read.command(blocker.socket_timeout))
-        finally:
-            self._blocked = False
-
-    async def _wake(self) -> None:
-        """End the blocked read so that the next one includes the streams added since it began."""
-        # The read may be on its way to Redis still: then the unblock finds nothing, and is tried again.
-        for _ in range(WAKE_TRIES):
-            blocker = self._blocker
-            if not (self._blocked and self._unread) or blocker is None or blocker.id is None:
-                return
-            try:
-                if await self.redis.client_unblock(blocker.id):
-                    return
-            except STORE_UNAVAILABLE:
-                return  # the reading meets the outage itself
-            await asyncio.sleep(WAKE_RETRY_S)
+                    pass  # each shard's connection tells its own watchers
 
     async def _hand_gone(self, feeds: list[Feed], now: float) -> None:
         """Hand GONE to the watchers of each of `feeds` whose key went (and drop it); a heartbeat to those quiet long."""
@@ -325,93 +365,146 @@ class Feeds:
                 feed.hand(QUIET, now)
 
 
-class _Read:
-    """The read of every watched game, encoded as Redis takes it (RESP), its games' part rebuilt only when they change.
+class _Shard:
+    """One connection subscribed to the channels of the watched games of one shard, and what it reads.
 
-    redis-py would encode every argument of every read again: over 500 games, about 1.2 ms a read
-    on the event loop, and a read follows nearly every event. Here a game's key is encoded once,
-    and its cursor when it moves.
+    Commands go out in order, and Redis confirms each (un)subscription in that
+    order: `_asked` pairs each confirmation with the command, and a
+    subscription's waiter learns it is in place (or failed: an error answers
+    the oldest command unconfirmed).
     """
 
-    def __init__(self, block_s: float) -> None:
-        self.block_s = block_s
-        self._feeds: list[Feed] = []
-        self._keys = b""
-
-    def name(self, feeds: list[Feed]) -> None:
-        """Read `feeds` from now on."""
-        self._feeds = feeds
-        self._keys = b"".join([feed.key_argument for feed in feeds])
-
-    def command(self, socket_timeout: float | None) -> bytes:
-        """Return the read, each game from its cursor now, blocking well within the socket's timeout."""
-        # A block that outlasted its socket's timeout (redis-py's default is 5 s) would read as an outage.
-        block_s = min(self.block_s, socket_timeout / 2) if socket_timeout else self.block_s
-        head = (b"XREAD", b"COUNT", b"%d" % BATCH, b"BLOCK", b"%d" % max(1, int(block_s * 1000)), b"STREAMS")
-        count = b"*%d\r\n" % (len(head) + 2 * len(self._feeds))
-        cursors = b"".join([feed.cursor_argument for feed in self._feeds])
-        return b"".join([count, *map(_argument, head), self._keys, cursors])
-
-
-class _Blocker:
-    """The one connection the reading blocks on, taken from the pool for as long as the reading lasts."""
-
-    def __init__(self, redis: Redis) -> None:
-        self.pool = redis.connection_pool
+    def __init__(
+        self,
+        name: str,
+        connect: Callable[[], Awaitable[AbstractConnection]],
+        release: Callable[[AbstractConnection], Awaitable[None]],
+        on_batch: Callable[[bytes, bytes], None],
+        on_lost: Callable[[_Shard, BaseException], None],
+        on_dropped: Callable[[bytes], None],
+    ) -> None:
+        self.name, self.connect, self.release = name, connect, release
+        self.on_batch, self.on_lost, self.on_dropped = on_batch, on_lost, on_dropped
+        self.feeds: set[Feed] = set()
         self.connection: AbstractConnection | None = None
-        self.id: int | None = None
-
-    async def open(self) -> None:
-        """Take the connection (again, after a failure) and learn its id."""
-        if self.connection is None:
-            self.connection = await self.pool.get_connection()
-        if self.id is None:
-            await self.connection.send_command("CLIENT", "ID")
-            self.id = int(await self.connection.read_response())
+        self.failed = False
+        self._asked: deque[tuple[bytes, bytes, asyncio.Future[None] | None]] = deque()
+        self._opening: asyncio.Task[None] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._sends: asyncio.Lock = asyncio.Lock()
 
     @property
-    def socket_timeout(self) -> float | None:
-        """The connection's socket timeout: how long a read may go unanswered before it fails."""
-        return self.connection.socket_timeout if self.connection is not None else None
+    def open(self) -> bool:
+        """Whether its connection is open and read."""
+        return self._reader is not None and not self._reader.done()
 
-    async def read(self, command: bytes) -> Any:
-        """Send one encoded command and return its answer."""
+    async def subscribe(self, channel: bytes) -> None:
+        """Subscribe to `channel`; return once Redis confirmed it (raise what it answered instead)."""
+        if self._opening is None:
+            self._opening = asyncio.get_running_loop().create_task(self._open())
+        await asyncio.shield(self._opening)
+        confirmed = asyncio.get_running_loop().create_future()
+        await self._send(b"ssubscribe", channel, confirmed)
+        await confirmed
+
+    def unsubscribe(self, channel: bytes) -> None:
+        """Unsubscribe from `channel` (in order with the rest; nothing waits for it)."""
+        if self.open:
+            asyncio.get_running_loop().create_task(self._send(b"sunsubscribe", channel, None)).add_done_callback(
+                _retrieve
+            )
+
+    def ping(self) -> None:
+        """Ping the connection: its answer keeps the read within its socket's timeout, and a dead one fails it."""
+        if self.open:
+            asyncio.get_running_loop().create_task(self._send(b"ping", b"", None)).add_done_callback(_retrieve)
+
+    def close(self) -> None:
+        """Close the connection (its subscriptions go with it); what waited on it fails."""
+        self.failed = True
+        if self._reader is not None:
+            self._reader.cancel()
+        self._fail_asked(RedisConnectionError("the shard's subscriptions were closed"))
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            asyncio.get_running_loop().create_task(self._give_back(connection)).add_done_callback(_retrieve)
+
+    async def _open(self) -> None:
+        self.connection = await self.connect()
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        self._reader.add_done_callback(_log_failure)
+
+    async def _send(self, kind: bytes, channel: bytes, confirmed: asyncio.Future[None] | None) -> None:
+        async with self._sends:  # the commands' order is the confirmations'
+            connection = self.connection
+            if connection is None or self.failed:
+                raise RedisConnectionError("the shard's subscriptions were closed")
+            self._asked.append((kind, channel, confirmed))
+            command = connection.pack_command(kind.upper(), channel) if channel else connection.pack_command("PING")
+            await connection.send_packed_command(command, check_health=False)
+
+    async def _read(self) -> None:
         assert self.connection is not None
-        await self.connection.send_packed_command(command, check_health=False)
-        return await self.connection.read_response()
+        try:
+            while True:
+                try:
+                    # RESP3 (redis-py's default) pushes the messages and confirmations: take them here.
+                    reply = await self.connection.read_response(push_request=True)
+                except ResponseError as error:  # the oldest command unconfirmed was refused (on a cluster, MOVED)
+                    self._confirm(None, None, error)
+                    continue
+                if not isinstance(reply, list):
+                    self._confirm(b"ping", b"", None)  # RESP3's PONG (RESP2's is a list: `pong` and nothing)
+                    continue
+                kind = bytes(reply[0]).lower()
+                if kind == b"smessage":
+                    self.on_batch(reply[1], reply[2])
+                else:
+                    self._confirm(kind, reply[1], None)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 — whatever ended the read, its watchers are told and resume
+            self.failed = True
+            self._fail_asked(error)
+            self.on_lost(self, error)
+            if self.connection is not None:
+                await self._give_back(self.connection)
+                self.connection = None
 
-    async def reset(self) -> None:
-        """Drop the connection: the next `open` makes a new one."""
-        self.id = None
-        if self.connection is not None:
-            await self.connection.disconnect()
+    def _confirm(self, kind: bytes | None, channel: bytes | None, error: ResponseError | None) -> None:
+        """Pair an answer with the oldest command unconfirmed; an unasked `sunsubscribe` (a slot moved) fails its game."""
+        asked = (b"ping" if kind == b"pong" else kind, channel or b"")
+        if self._asked and (error is not None or (self._asked[0][0], self._asked[0][1]) == asked):
+            _, _, confirmed = self._asked.popleft()
+            if confirmed is not None and not confirmed.done():
+                if error is None:
+                    confirmed.set_result(None)
+                else:
+                    confirmed.set_exception(error)
+            return
+        if kind == b"sunsubscribe" and channel is not None:
+            # Redis dropped it: its slot moved to another node. Its watchers resume, and subscribe there.
+            self.on_dropped(channel)
 
-    async def close(self) -> None:
-        """Give the connection back, closed (a cancelled read leaves it mid-answer)."""
-        self.id = None
-        if self.connection is not None:
-            connection, self.connection = self.connection, None
-            await connection.disconnect()
-            await self.pool.release(connection)
+    def _fail_asked(self, error: BaseException) -> None:
+        while self._asked:
+            _, _, confirmed = self._asked.popleft()
+            if confirmed is not None and not confirmed.done():
+                # As the store's outage, whatever it was: its watchers end their streams and resume.
+                confirmed.set_exception(RedisConnectionError(str(error)))
 
-
-def _log_failure(reader: asyncio.Task[None]) -> None:
-    """Log what ended the reading, if it failed (its watchers have been told to resume)."""
-    if not reader.cancelled() and reader.exception() is not None:
-        log.error("live streams ended: the fan-out's read failed", exc_info=reader.exception())
-
-
-def _argument(value: bytes) -> bytes:
-    return b"$%d\r\n%s\r\n" % (len(value), value)
-
-
-def _replies(reply: Any) -> list[tuple[bytes, list[Any]]]:
-    """Return an XREAD reply's streams, each with its entries: a map in RESP3, pairs in RESP2."""
-    if isinstance(reply, dict):
-        return list(reply.items())
-    return [(key, entries) for key, entries in cast(list[Any], reply or [])]
+    async def _give_back(self, connection: AbstractConnection) -> None:
+        """Close the connection (it is subscribed, or mid-answer) and let it go."""
+        await self.release(connection)
 
 
-def _events(entries: list[Any]) -> list[RecordedEvent]:
-    """Return the events of a read's raw entries (each an id and its fields, flat: name, value, ...)."""
-    return [RecordedEvent.from_dict(orjson.loads(dict(zip(f[::2], f[1::2], strict=True))[b"e"])) for _id, f in entries]
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Take a background task's failure (each of its waiters has it too) so that asyncio does not log it."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    """Log what ended a task of the fan-out, if it failed (its watchers have been told to resume)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("live streams: the fan-out's reading failed", exc_info=task.exception())

@@ -6,7 +6,7 @@ auth, rate limits, errors, headers) stays in one place. A stream request
 comes back from the app with its `Subscription` instead of a body (the app
 sees `FANOUT` in its environ), and the front streams it from this process's
 `Feeds`: a watcher costs a coroutine and a socket, not a thread, and a game
-costs its stream's place in the process's one blocking read, however
+costs a subscription on its shard's one connection in the process, however
 many watch it.
 
 RSGI rather than ASGI: it is granian's own interface, the one it runs with
@@ -26,10 +26,9 @@ from typing import Any, cast
 
 from flask import Flask
 from granian.rsgi import HTTPProtocol, ProtocolClosed, Scope, WebsocketProtocol
-from redis.asyncio import Redis
 
 from domain.events import RecordedEvent
-from service.adapters.connections import timeouts
+from service.adapters.connections import connect_async
 from service.http import MAX_BODY_BYTES
 from service.http.app_threads import AppThreads
 from service.http.bodies import DRAIN_BYTES
@@ -56,7 +55,7 @@ _PROTOCOLS = {"1.1": "HTTP/1.1", "1": "HTTP/1", "2": "HTTP/2"}
 _ADDRESSES: dict[str, tuple[str, str]] = {}
 _ADDRESSES_KEPT = 4096
 log = logging.getLogger(__name__)
-# The fan-out's connections a process: the one its read blocks on, one to wake it, one spare.
+# The fan-out's connections a process (a node, on a cluster): its subscriptions', one for quiet games' keys, one spare.
 FANOUT_CONNECTIONS = 3
 # Headers of the app's answer the front sets itself on a stream.
 _STREAM_DROPS = {"content-length"}
@@ -75,12 +74,10 @@ class Front:
 
     def __rsgi_init__(self, loop: asyncio.AbstractEventLoop) -> None:
         """Build this process's fan-out on its event loop, with a Redis client of its own."""
-        # One connection blocks on a read over every watched game's stream, however many there
-        # are; another wakes it when a game is added. A watcher's catch-up is the store's own
-        # read, on the app's threads. The fan-out itself tells a restart from an outage (it
-        # retries once on a new connection), so the client does not retry.
-        blocking = timeouts(blocks_for_s=HEARTBEAT_S)
-        readers = Redis.from_url(self.redis_url, max_connections=FANOUT_CONNECTIONS, **blocking)
+        # One connection a shard holds the subscriptions of every watched game there, however
+        # many there are (pinged within its socket's timeout); the others look at quiet games'
+        # keys. A watcher's catch-up is the store's own read, on the app's threads.
+        readers = connect_async(self.redis_url, blocks_for_s=HEARTBEAT_S, max_connections=FANOUT_CONNECTIONS)
         store = self.app.extensions["menagerie"].store
         self.threads.start(loop)
 

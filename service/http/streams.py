@@ -12,9 +12,10 @@ does the same for a tournament's rounds, tables and results, closing after
 Two ways serve a stream, behind this one view (which checks the query,
 authorises and fixes the redaction either way):
 
-- under `menagerie serve` with granian on one Redis, the async front
-  (service/http/front.py) serves it from its fan-out (service/http/fanout.py):
-  no thread a stream, one blocking read over every watched game a process;
+- under `menagerie serve` with granian (on one Redis or a cluster), the async
+  front (service/http/front.py) serves it from its fan-out
+  (service/http/fanout.py): no thread a stream, one subscribing connection a
+  shard over every watched game there, a process;
 - elsewhere (the embedded server, gunicorn, a test client) a stream holds a
   server thread and blocks on its own `XREAD BLOCK`. A process then holds at
   most `MAX_STREAMS` of them (`MENAGERIE_MAX_STREAMS`; half of gunicorn's

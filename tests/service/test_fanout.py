@@ -283,28 +283,28 @@ def test_a_stream_whose_key_goes_while_watched_ends_after_reading_where_the_stor
     assert feeds.readers == 0
 
 
-def blocked_readers(services: Services) -> int:
-    """How many connections to this test's Redis database are blocked in a read now (CLIENT LIST)."""
+def subscribed(services: Services) -> list[int]:
+    """The shard channels each connection to this test's Redis database subscribes to now (CLIENT LIST), if any."""
     db = services.redis.connection_pool.connection_kwargs.get("db", 0)
     clients = services.redis.client_list()
-    return sum(1 for c in clients if int(c["db"]) == db and c["cmd"] == "xread" and "b" in c["flags"])
+    return [int(c["ssub"]) for c in clients if int(c["db"]) == db and int(c.get("ssub", 0))]
 
 
-def test_watchers_of_many_games_share_one_blocking_connection_and_each_gets_its_game_to_the_end(api, services):
-    feeds = feeds_on(services, heartbeat_s=3600)  # no heartbeat: every read ends on an event or a new game
+def test_watchers_of_many_games_share_one_subscribing_connection_and_each_gets_its_game_to_the_end(api, services):
+    feeds = feeds_on(services, heartbeat_s=3600)  # no heartbeat: every batch comes from a game's own message
     games = [api.post("/games", json=TOY).json for _ in range(30)]
     starts = [api.get(f"/games/{game['id']}").json["version"] for game in games]
     watchers = [subscribe(api, f"/games/{g['id']}/stream?after={v}") for g, v in zip(games, starts, strict=True)]
-    blocked: list[int] = []
+    channels: list[list[int]] = []
     finals: list[int] = []
 
     async def test() -> list[list[bytes]]:
         async def play() -> None:
             for game in games:
                 await until_watching(feeds, game["id"], 1)
-            while feeds._unread or not await in_thread(lambda: blocked_readers(services)):
-                await asyncio.sleep(0.001)  # until the read over all thirty is blocked in Redis
-            blocked.append(await in_thread(lambda: blocked_readers(services)))
+            while sum(await in_thread(lambda: subscribed(services))) < len(games):
+                await asyncio.sleep(0.001)  # until every game's channel is subscribed in Redis
+            channels.append(await in_thread(lambda: subscribed(services)))
             for game in games:
                 finals.append(await in_thread(lambda game=game: play_to_the_end(api, game)))
 
@@ -312,26 +312,27 @@ def test_watchers_of_many_games_share_one_blocking_connection_and_each_gets_its_
         return results
 
     results = run(test)
-    assert blocked == [1]  # thirty games watched, one connection blocked reading them
+    assert channels == [[30]]  # thirty games watched, one connection subscribed to them
     for chunks, start, final in zip(results, starts, finals, strict=True):
         assert event_ids(chunks) == list(range(start + 1, final + 1))
         assert messages(chunks)[-1]["event"] == "GameEnded"
-    assert feeds.readers == 0
+    assert feeds.readers == 0 and feeds.connections == 0  # the last game's watcher closed it
 
 
-def test_a_game_first_watched_while_the_read_is_blocked_is_added_to_it_at_once(api, services):
-    # The read blocks for far longer than the test may take: only a wake-up brings in the second game.
+def test_a_game_first_watched_beside_another_is_subscribed_on_the_same_connection_at_once(api, services):
+    # No heartbeat within the test's time: only the second game's own messages bring its events.
     feeds = feeds_on(services, heartbeat_s=3600)
     quiet, played = api.post("/games", json=TOY).json, api.post("/games", json=TOY).json
     first = subscribe(api, f"/games/{quiet['id']}/stream")
     version = api.get(f"/games/{played['id']}").json["version"]
     second = subscribe(api, f"/games/{played['id']}/stream?after={version}")
     final: list[int] = []
+    shared: list[int] = []
 
     async def test() -> list[bytes]:
         watching_quiet = asyncio.ensure_future(watch(feeds, first, lambda _: False))
-        while not feeds._blocked:
-            await asyncio.sleep(0.001)
+        while feeds.connections == 0 or not await in_thread(lambda: subscribed(services)):
+            await asyncio.sleep(0.001)  # the first game's channel is subscribed in Redis
         chunks: list[bytes] = []
 
         async def play() -> None:
@@ -339,8 +340,10 @@ def test_a_game_first_watched_while_the_read_is_blocked_is_added_to_it_at_once(a
             final.append(await in_thread(lambda: play_to_the_end(api, played)))
 
         await asyncio.wait_for(asyncio.gather(watch(feeds, second, lambda _: False, chunks), play()), 20)
+        shared.append(feeds.connections)  # the quiet game's watcher is still there
         watching_quiet.cancel()
         return chunks
 
     chunks = run(test)
     assert event_ids(chunks) == list(range(version + 1, final[0] + 1))
+    assert shared == [1]

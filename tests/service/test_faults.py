@@ -9,6 +9,7 @@ prints the longest stall it saw (`pytest -s tests/test_faults.py`).
 
 from __future__ import annotations
 
+import re
 import shutil
 import signal
 import time
@@ -24,12 +25,14 @@ from rq.registry import StartedJobRegistry
 from domain.audit import audit
 from service.bootstrap import Services, build
 from tests.support.processes import (
+    OwnRedis,
     Processes,
     Watch,
     children_of,
     free_port,
     has_ended,
     http,
+    port_in,
     remove_run,
     url_of,
     wait_for,
@@ -42,6 +45,8 @@ OUTAGE_S = 3
 # One step a job, as a job ran before steps were taken in slices: a crash then falls between two
 # steps of a game, and a few all-bot games are still under way when Redis is killed.
 ONE_STEP_A_JOB = {"MENAGERIE_STEP_SLICE_MS": "0"}
+# Ports for a redis-server of a test's own that it kills and starts again on the same port.
+OWN_PORTS = range(7400, 7500)
 
 pytestmark = [
     pytest.mark.redis,
@@ -141,6 +146,7 @@ def test_a_redis_restart_mid_play_is_503s_workers_survive_and_every_game_finishe
         processes.menagerie(f"worker-{i}", ["worker"], own_redis.url, prefix, env=ONE_STEP_A_JOB) for i in range(2)
     ]
     wait_for(lambda: http("GET", f"{api}/health")[0] == 200, 30, "the API to answer")
+    worker_pids = [str(worker.pid) for worker in workers]
     kinds = [("life-is-life", 3), ("animals-on-board", 2), ("bloede-kuh", 3)]
     game_ids = []
     for i in range(6):
@@ -165,10 +171,9 @@ def test_a_redis_restart_mid_play_is_503s_workers_survive_and_every_game_finishe
     status, _ = http("POST", f"{api}/games", {"game": "life-is-life", "seats": [{"bot": "random"}] * 3})
     assert status == 503
     assert all(version(g) == -1 for g in game_ids)  # 503, never a 500
+    # Whichever of a worker's parts meets the outage first says so, for the process.
     wait_for(
-        lambda: all(
-            "unavailable" in processes.log(f"worker-{i}") or "connect" in processes.log(f"worker-{i}") for i in range(2)
-        ),
+        lambda: all("lost the store" in processes.log(f"worker-{i}") for i in range(2)),
         30,
         "both workers to notice the outage",
     )
@@ -194,10 +199,11 @@ def test_a_redis_restart_mid_play_is_503s_workers_survive_and_every_game_finishe
     assert services.due.pending() == {}
     assert "internal_error" not in processes.log("api")
     for i in range(2):
-        # An outage is a line when it begins and one when it ends (the worker's, its steward's, its
-        # scheduler's), never a traceback; the scheduler waited it out, in the same process.
+        # An outage is a line when it begins and one when it ends a process (the worker's, shared by
+        # its steward; its scheduler's), never a traceback; the scheduler waited it out, in the same process.
         logged = processes.log(f"worker-{i}")
-        assert "Traceback" not in logged and logged.count("the worker lost the store") == 1
+        lost = re.findall(r"\(pid (\d+)\) lost the store", logged)
+        assert "Traceback" not in logged and worker_pids[i] in lost and len(lost) == len(set(lost)) <= 2, logged
         assert "Scheduler with PID" not in logged  # it never stopped
 
 
@@ -225,3 +231,51 @@ def test_a_worker_killed_9_leaves_no_child_behind(own_redis, processes, store):
     worker.send_signal(signal.SIGKILL)
     worker.wait(10)
     wait_for(lambda: all(has_ended(pid) for pid in children), 30, "the killed worker's children to end")
+
+
+@pytest.fixture
+def own_redis_in_range(tmp_path: Path) -> Iterator[OwnRedis]:
+    """A redis-server of the test's own on a port of `OWN_PORTS`, killed at the end if still running."""
+    (tmp_path / "redis").mkdir()
+    server = OwnRedis(tmp_path / "redis")
+    server.port = port_in(OWN_PORTS)
+    server.start()
+    yield server
+    if server.process is not None and server.process.poll() is None:
+        server.kill()
+
+
+def test_an_outage_is_one_line_when_it_begins_and_one_when_it_ends_a_process(own_redis_in_range, processes):
+    """A worker process's components (its loop, its steward) share one report of an outage; its scheduler has its own."""
+    own = own_redis_in_range
+    prefix = "outage-lines"
+    worker = processes.menagerie("worker", ["worker"], own.url, prefix)
+    wait_for(lambda: "cleaning registries" in processes.log("worker"), 30, "the worker's loop to run")
+    started = wait_for(lambda: re.search(r"started with PID (\d+)\n", processes.log("worker")), 30, "its scheduler")
+    scheduler = int(started.group(1))
+    own.kill()
+    # Down long enough for each component to meet it (the steward polls every 0.5 s, the scheduler every 1 s).
+    outage_began = time.monotonic()
+    while time.monotonic() - outage_began < OUTAGE_S:
+        assert worker.poll() is None, "the worker exited during the outage"
+        time.sleep(0.1)
+    own.start()
+
+    def reported(pid: int, what: str) -> int:
+        return len(re.findall(rf"\(pid {pid}\) {what}", processes.log("worker")))
+
+    wait_for(
+        lambda: reported(worker.pid, "has the store back") and reported(scheduler, "has the store back"),
+        30,
+        "both back",
+    )
+    # The steward is back too once it has claimed (and, finding no game, released) an overdue mark made now.
+    store = redis.Redis.from_url(own.url)
+    store.zadd(f"{prefix}:due", {"no-such-game": 0})
+    wait_for(lambda: store.zscore(f"{prefix}:due", "no-such-game") is None, 30, "the steward to poll again")
+    logged = processes.log("worker")
+    lines = [line for line in logged.splitlines() if "lost the store" in line or "has the store back" in line]
+    assert len(lines) == 4, logged
+    for pid in (worker.pid, scheduler):
+        assert reported(pid, "lost the store") == 1 and reported(pid, "has the store back") == 1, logged
+    assert "Traceback" not in logged

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from typing import Any
 
 import fakeredis
@@ -14,7 +15,8 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 from rq import Queue, SimpleWorker
 
-from service.adapters.outages import OutageLog
+from service.adapters import outages
+from service.adapters.outages import OutageLog, process_outages
 from service.cli.supervise import SCHEDULER_CHECK_S, SteadyScheduler, revive_scheduler
 from tests.support.processes import ROOT, has_ended, wait_for
 
@@ -62,7 +64,8 @@ def _failing(times: int, then: Any = None) -> Any:
     return command
 
 
-def test_the_scheduler_waits_out_an_outage_in_two_lines_of_log_and_goes_on_enqueueing(caplog):
+def test_the_scheduler_waits_out_an_outage_in_two_lines_of_log_and_goes_on_enqueueing(caplog, monkeypatch):
+    monkeypatch.setattr(outages, "_process", None)  # as in a process of its own: the scheduler names its reporter
     redis = fakeredis.FakeRedis()
     scheduler = SteadyScheduler([Queue("q", connection=redis)], connection=redis, interval=0)
     scheduler._install_signal_handlers = lambda: None  # type: ignore[method-assign]
@@ -119,3 +122,22 @@ def test_an_outage_is_two_lines_however_many_retries_it_takes(caplog):
         "the worker lost the store: refused (retrying quietly until it answers)",
         "the worker has the store back after 32.5 s",
     ]
+
+
+def test_the_parts_of_one_process_share_its_two_lines_of_an_outage(caplog, monkeypatch):
+    monkeypatch.setattr(outages, "_process", None)
+    worker, steward = process_outages("the worker"), process_outages("the steward")
+    assert worker is steward  # the first to ask names the process's reporter
+    with caplog.at_level(logging.WARNING):
+        threads = [
+            threading.Thread(target=part.failed, args=(RedisConnectionError("refused"),))
+            for part in [worker, steward] * 5
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        steward.answered()
+        worker.answered()
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2 and all(line.startswith(f"the worker (pid {os.getpid()}) ") for line in lines), lines

@@ -47,6 +47,18 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def port_in(ports: range) -> int:
+    """Return the first port of `ports` on the loopback that nobody listens on now."""
+    for port in ports:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"every port from {ports.start} to {ports.stop - 1} is taken")
+
+
 def url_of(client: redis.Redis) -> str:
     """Return the URL a subprocess needs to reach the same Redis database as `client`."""
     kwargs = client.connection_pool.connection_kwargs
