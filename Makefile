@@ -23,17 +23,13 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps -e .
 	touch $(STAMP)
 
-# The rules compiled with mypyc (compile_rules.py, domain/compiled_rules.py) where the machine has a
-# C compiler and Python's headers: one line says which run. Without them nothing changes: the Python
-# source runs, as it always does with MENAGERIE_PURE=1. Compiling takes about 80 s of CPU; a source
-# edited since runs as Python until the next `make setup`.
-COMPILED := .compiled/.made
-RULE_SOURCES := $(shell find domain projections -name '*.py' 2>/dev/null)
-$(COMPILED): $(STAMP) compile_rules.py $(RULE_SOURCES)
+# Then the rules compiled with mypyc (compile_rules.py, domain/compiled_rules.py) where the machine
+# has a C compiler and Python's headers, and one line saying which run. Without them nothing changes:
+# the Python source runs, as it always does with MENAGERIE_PURE=1. Compiling takes about 80 s of CPU,
+# and only when a source changed (the script compares their hashes with the build's); a source edited
+# since runs as Python until the next `make setup`.
+setup: $(STAMP)
 	@$(BIN)/python compile_rules.py
-	@mkdir -p .compiled && touch $(COMPILED)
-
-setup: $(STAMP) $(COMPILED)
 
 # requirements.lock: every package `.[dev]` needs, pinned with its hashes, by pip-tools
 # (in a venv of its own, so the tool is not part of what it locks). It keeps the

@@ -20,6 +20,7 @@ Run: .venv/bin/python compile_rules.py [--force]
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import json
 import os
 import shutil
@@ -89,8 +90,10 @@ def main() -> int:
         return 0
     found = modules()
     sources = {module: digest(path) for module, path in found.items()}
+    # Built for this Python (its extension suffix) from these very sources: nothing to do.
+    library = BUILD / f"{LIBRARY}__mypyc{importlib.machinery.EXTENSION_SUFFIXES[0]}"
     try:
-        if not {"--force"} & set(sys.argv) and json.loads(MANIFEST.read_text())["sources"] == sources:
+        if "--force" not in sys.argv and library.exists() and json.loads(MANIFEST.read_text())["sources"] == sources:
             print(f"compiled rules: on (mypyc, {len(found)} modules, up to date)")
             return 0
     except (OSError, ValueError, KeyError):

@@ -9,8 +9,8 @@ interpreter's start cancel out). Instructions do not depend on the machine's
 load, so this is the figure to compare the rules compiled and pure by
 (`MENAGERIE_PURE=1` runs the Python source; `domain.compiled_rules`).
 
-Figures (Debian's python3.11): pure 102.0 M a fold (51 k an event); compiled
-(mypyc, `make setup`) 53.1 M (27 k an event), 0.52 of pure.
+Figures (Debian's python3.11, 2,000 events): the source 73.3 M a fold (36.6 k an
+event); compiled (mypyc, `make setup`) 51.9 M (26.0 k an event), 0.71 of it.
 
 Needs valgrind (`apt-get install -y valgrind`).
 Run: .venv/bin/python -m bench.bench_fold_instructions [--folds 5] [--events 2000]
