@@ -63,7 +63,8 @@ RULES_BUILT = $$(test -f .compiled/manifest.json && echo compiled || echo pure)
 test: setup  ## the whole suite and its coverage (real-Redis tests need REDIS_URL; they are skipped loudly without it), then the fast tests compiled
 	MENAGERIE_PURE=1 MENAGERIE_RULES=pure $(BIN)/python -m pytest -n 2 --cov --cov-report= --cov-fail-under=$(COVERAGE_FLOOR)
 	@if [ $(RULES_BUILT) = compiled ]; then echo "== the fast tests against the compiled rules"; \
-	  MENAGERIE_RULES=compiled $(BIN)/python -m pytest -n 2 -q $(FAST_TESTS) tests/test_compiled_rules.py; fi
+	  MENAGERIE_RULES=compiled $(BIN)/python -m pytest -n 2 -q $(FAST_TESTS) tests/test_compiled_rules.py; \
+	elif [ -n "$$CI" ]; then echo "CI: the rules are not compiled (make setup said why)"; exit 1; fi
 
 # The pure layers: the rules, the views and redaction, every game's invariants and the
 # import layers; no Redis, no Flask app, no server. 40-50 s of CPU, about 25 s in two processes.
