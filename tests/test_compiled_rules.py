@@ -73,3 +73,30 @@ def test_a_source_changed_since_the_build_runs_as_python(tmp_path, monkeypatch) 
     assert files == {}
     assert why == "domain/game.py changed since the build: make setup compiles it again"
     assert _mode_in_child().startswith("compiled (mypyc, ")
+
+
+def test_every_dataclass_of_the_rules_stays_a_python_class() -> None:
+    """A frozen dataclass compiled as a native class has no `__dict__`, which `domain.values` copies it through:
+    the compiled rules would fail where the source passes, and only where mypyc is run. So the source says it."""
+    import ast
+    from pathlib import Path
+
+    def named(node: ast.expr) -> str:
+        target = node.func if isinstance(node, ast.Call) else node
+        return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+
+    native = []
+    for package in ("domain", "projections"):
+        for path in sorted((compiled_rules.ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.ClassDef) or "dataclass" not in map(named, node.decorator_list):
+                    continue
+                kept = any(
+                    isinstance(d, ast.Call)
+                    and named(d) == "mypyc_attr"
+                    and any(k.arg == "native_class" and getattr(k.value, "value", None) is False for k in d.keywords)
+                    for d in node.decorator_list
+                )
+                if not kept:
+                    native.append(f"{Path(path).relative_to(compiled_rules.ROOT)}: {node.name}")
+    assert native == [], "add @mypyc_attr(native_class=False) above @dataclass"
