@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.errors import RuleError
 from domain.rules import Rules
 
@@ -58,6 +60,7 @@ def _texts_problem(value: Any) -> str | None:
 KINDS: Mapping[str, Callable[[Any], str | None]] = {"int": _int_problem, "str": _text_problem, "[str]": _texts_problem}
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class FieldForm:
     """One field of an action form: its name, its kind, and whether it may be left out or null."""
@@ -76,6 +79,7 @@ class FieldForm:
         return KINDS[self.kind](value)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class ActionForm:
     """One action form of a game: its fields, in their declared order."""

@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.canonical import NonCanonicalValue
 from domain.chance import FIXED, seed_commitment
 from domain.commitments import CHAIN_SCHEMES, FIRST_SEALED, UnknownPath, commitment_key, opens
@@ -51,6 +53,7 @@ from domain.sealing import declaration, hidden_in
 from domain.upcasters import UPCASTERS
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class AuditReport:
     """The outcome of an audit: pass, or the first failure."""

@@ -18,12 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from domain.chance import Chance
 from domain.events import Event
 
 S = TypeVar("S")
 
 
+@mypyc_attr(native_class=False)
 class Folded(list[Event]):
     """A batch's events, with the state they lead to once `folded` of them are folded in.
 

@@ -41,6 +41,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from domain.canonical import canonical_bytes
 
 # The scheme new games are created under; the first that commits; every scheme an audit reads.
@@ -56,6 +58,7 @@ ACTOR = "actor"  # the seat that caused the event
 SEAT = "seat"  # the seat named by the record's own "seat" field
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Hidden:
     """One hidden field of an event type: its path, who may see it, and when it is hidden.

@@ -1,10 +1,14 @@
 """Typed domain errors; the service maps each base to one HTTP status."""
 
+from typing import ClassVar
+
 
 class DomainError(Exception):
     """Base of every error the domain raises."""
 
-    code = "domain_error"
+    # A class variable, each subclass its own: compiled (`domain.compiled_rules`), an attribute set in the class
+    # body without ClassVar would be an instance's, which the exception's construction never sets.
+    code: ClassVar[str] = "domain_error"
 
     def __init__(self, message: str, **details: object) -> None:
         super().__init__(message)

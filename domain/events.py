@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.canonical import canonical_bytes, plain_bytes, written_alike
 from domain.canonical import canonical_json as canonical_json  # re-exported: the one encoder
 from domain.commitments import CHAIN_VERSION, FIRST_SEALED, hash_sealed, hash_sealed_json, seal_body, sealed_form
@@ -30,6 +32,7 @@ GENESIS_HASH = "0" * 64
 SYSTEM = "system"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, init=False)
 class Event:
     """A decided fact, not yet stored."""
@@ -47,6 +50,7 @@ class Event:
         fields["actor"] = actor
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, kw_only=True)
 class RecordedEvent(Event):
     """An event with its place in a game's stream.

@@ -60,6 +60,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.action_forms import checked
 from domain.batch import Folded
 from domain.chance import DEALINGS, ENTROPY, FIXED, SHARED, Chance, deal_seed, seed_commitment
@@ -90,6 +92,7 @@ def _game_created_v2(data: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**data, "rules_version": "1"}
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Seat:
     """Who sits in a seat; an open seat has neither name nor bot."""
@@ -106,6 +109,7 @@ class Seat:
         return self.name is not None or self.bot is not None or self.player is not None
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Game:
     """One game as the fold of its events."""

@@ -27,6 +27,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from domain.errors import DomainError
 
 HANDLE_LENGTH = (3, 24)
@@ -79,6 +81,7 @@ class HandleConfusable(HandleError):
     code = "handle_confusable"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Handle:
     """A handle as typed, and the two forms it is unique under."""

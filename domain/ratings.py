@@ -36,6 +36,7 @@ from types import MappingProxyType
 from typing import Any
 
 import openskill
+from mypy_extensions import mypyc_attr
 from openskill.models import PlackettLuce
 
 from domain.chance import SHARED
@@ -56,6 +57,7 @@ RATED_MOVE_S = 120
 PLAYER_PREFIX, BOT_PREFIX = "player:", "bot:"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Rating:
     """One player's rating in one game type."""
@@ -70,6 +72,7 @@ class Rating:
         return self.mu - 3.0 * self.sigma
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class RatingTable:
     """Every player's rating in one game type, as the fold of its stream."""

@@ -28,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from domain.canonical import canonical_bytes
 
 GAME, TOURNAMENT = "game", "tournament"
@@ -53,6 +55,7 @@ class Verifier(Protocol):
         """Tell whether the key `key_id` signed `message` with `signature`."""
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Statement:
     """What the house signs of a finished game or tournament: its identity and where its chain ends."""
@@ -71,6 +74,7 @@ class Statement:
         return MESSAGE_PREFIX + canonical_bytes(self.to_dict())
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class SignatureCheck:
     """What an audit found of a signature: unsigned, present (not checked), verified, or failed (why)."""

@@ -22,12 +22,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from domain.chance import Chance
 from domain.commitments import Declaration
 from domain.errors import OptionsError
 from domain.events import Event
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Option:
     """One switchable option of a game, with its default."""
@@ -61,6 +64,7 @@ class Option:
 EVENT_CAP = "event_cap"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Result:
     """How a finished game ended: a place per seat (1 = winner; ties share a place).

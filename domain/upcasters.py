@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 Upcaster = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
 
@@ -33,6 +35,7 @@ class UpcasterError(Exception):
     """
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Step:
     """One upcaster: lifts `type`'s data from `version` to `to` (always `version + 1` when registered)."""

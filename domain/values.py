@@ -12,6 +12,8 @@ import copy
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 T = TypeVar("T")
 R = TypeVar("R")
 # Where a frozen value keeps facts derived from it (see `remembered`); not a field, so
@@ -67,6 +69,12 @@ def remembered(value: Any, key: Hashable, derive: Callable[[Any], R]) -> R:
 _set = object.__setattr__
 
 
+def _refuse(*args: Any, **kwargs: Any) -> Any:
+    """Refuse a change to a `FrozenDict` (bound as its method when interpreted, called plain when compiled)."""
+    raise TypeError("a shared view fragment is read-only: copy it (dict(...)) to change it")
+
+
+@mypyc_attr(native_class=False)
 class FrozenDict(dict[str, Any]):
     """A JSON object shared by many views (a card as a view describes it): equal to a dict, serialised as one, never changed.
 
@@ -78,11 +86,15 @@ class FrozenDict(dict[str, Any]):
 
     __slots__ = ()
 
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("a shared view fragment is read-only: copy it (dict(...)) to change it")
-
-    __setitem__ = __delitem__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
+    # One name a line: mypyc compiles no chained assignment in a class body. `_refuse` is the module's: a
+    # method defined in the body is not yet in the class's namespace there once compiled.
+    __setitem__ = _refuse
+    __delitem__ = _refuse
+    clear = _refuse
+    pop = _refuse
+    popitem = _refuse
+    setdefault = _refuse
+    update = _refuse
     __ior__ = _refuse
 
     def copy(self) -> dict[str, Any]:

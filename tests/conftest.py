@@ -8,3 +8,10 @@ from __future__ import annotations
 from tests import toy_game
 
 toy_game.install()
+
+
+def pytest_report_header() -> str:
+    """Say which rules run, compiled or the Python source (`domain.compiled_rules`), at the top of every run."""
+    from domain import compiled_rules
+
+    return f"rules: {compiled_rules.MODE}"

@@ -41,6 +41,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.audit import audit_export, batches, chain_failure, unknown_field
 from domain.chance import seed_commitment
 from domain.errors import DomainError
@@ -65,6 +67,7 @@ CHECKS = (
 )
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class TournamentAuditReport:
     """The outcome of a tournament audit: pass, or the first failure."""

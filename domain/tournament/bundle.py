@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.export import FORMAT as GAME_FORMAT
 from domain.export import ExportFormatError, check_event, export_lines, json_objects, read_export
 
@@ -26,6 +28,7 @@ FORMAT = "menagerie-tournament/1"
 HEADER_KEYS = frozenset({"format", "id", "game", "status", "version", "seed_commitment", "games", "signature"})
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class GameFile:
     """One game's export inside a bundle."""
@@ -34,6 +37,7 @@ class GameFile:
     events: list[dict[str, Any]]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Bundle:
     """A parsed bundle: header, the tournament's stored events, and the games by id."""

@@ -25,10 +25,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.tournament.scoring import bye_points, table_points
 from domain.tournament.state import DISQUALIFIED, Tournament
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Standing:
     """One entrant's line in the standings."""

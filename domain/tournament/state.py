@@ -36,6 +36,8 @@ from functools import reduce
 from types import MappingProxyType
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.events import GENESIS_HASH, Event, RecordedEvent
 from domain.ratings import identity
 
@@ -49,6 +51,7 @@ FORMATS = (SWISS, ROUND_ROBIN)
 EMPTY: Mapping[Any, Any] = MappingProxyType({})
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Entrant:
     """A registered player: a human with a token, or a bot of a kind."""
@@ -80,6 +83,7 @@ class Entrant:
         return {**who, "entropy": self.entropy} if self.entropy else who
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Table:
     """One table of a round: who sits where, its game and, once over, its places."""
@@ -105,6 +109,7 @@ class Table:
         return self.places is not None and not self.void
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Round:
     """One round: its tables, its byes and the ratings snapshot taken when it started."""
@@ -120,6 +125,7 @@ class Round:
         return all(table.decided for table in self.tables)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Tournament:
     """One tournament as the fold of its events."""

@@ -17,6 +17,8 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from domain.errors import DomainError
 from domain.transparency.merkle import HASH_SIZE
 
@@ -31,6 +33,7 @@ class NoteError(DomainError):
     code = "bad_note"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Checkpoint:
     """A log's size and root hash, under its origin (the log's name)."""
@@ -44,6 +47,7 @@ class Checkpoint:
         return f"{self.origin}\n{self.size}\n{base64.b64encode(self.root).decode()}\n"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class VerifierKey:
     """A note verifier key: a name and an Ed25519 public key."""

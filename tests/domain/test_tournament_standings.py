@@ -55,7 +55,9 @@ def hand_made(rounds: list[list[tuple[tuple[int, ...], tuple[int, ...]]]], playe
         for n, tables in enumerate(rounds)
     )
     entrants = tuple(Entrant(i, "ABCDEF"[i]) for i in range(players))
-    return Tournament(scoring=MappingProxyType(resolve([2, 3], None)), entrants=entrants, played=played)
+    # Rows as the state holds them (tuples), which the compiled rules check.
+    scoring = MappingProxyType({size: tuple(row) for size, row in resolve([2, 3], None).items()})
+    return Tournament(scoring=scoring, entrants=entrants, played=played)
 
 
 def ranking(tournament: Tournament) -> list[tuple[str, int, int]]:

@@ -52,4 +52,4 @@ class FastAnimalsOnBoard(AnimalsOnBoard):
     decide = staticmethod(decide)
 
 
-FAST = FastAnimalsOnBoard()
+FAST: FastAnimalsOnBoard = FastAnimalsOnBoard()

@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.events import Event
 from domain.games.animals_on_board.tiles import CRATES, HIDDEN, START_CRATES, Departure, ordered, tiles_of
 from domain.values import changed, detached
@@ -13,6 +15,7 @@ from domain.values import changed, detached
 KEEP, BETWEEN, PLAY, OVER = "keep", "between", "play", "over"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Player:
     """One seat's ark and personal supply."""
@@ -22,6 +25,7 @@ class Player:
     crates: int = START_CRATES
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class State:
     """The whole game; `centre` groups hold real tile ids, `face_down` names the hidden one."""

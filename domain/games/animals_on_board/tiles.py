@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 SPECIES = (
     "elephant", "panda", "crocodile", "tiger", "giraffe", "lion",
     "zebra", "fox", "gorilla", "turtle", "rhino", "hippo",
@@ -66,6 +68,7 @@ def species_points(tiles: list[str]) -> int:
     return HERD_POINTS * len(tiles) if len(tiles) >= HERD else 0
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Departure:
     """One ark at departure: what was discarded, what stayed, and the score."""

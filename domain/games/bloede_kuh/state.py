@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.events import Event
 from domain.games.bloede_kuh.cards import NWI_VALUES, ROUNDS, SPECIES, Hand, change, hand_of
 from domain.upcasters import upcaster
@@ -28,6 +30,7 @@ PLAY, BETWEEN, OVER = "play", "between", "over"
 PIG, HORSE = "pig", "horse"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class NwiCard:
     """A Nobody-wants-it card lying in front of a player."""
@@ -45,6 +48,7 @@ class NwiCard:
         return {"species": self.species, "round": self.round, "value": self.value}
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class RoundResult:
     """How one round ended: who ended it, cards left, minus points, NWI cards removed."""
@@ -65,6 +69,7 @@ class RoundResult:
         }
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class State:
     """One game of Blöde Kuh. Piles are tuples with the top card last."""

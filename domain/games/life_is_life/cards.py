@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TypeVar
+
+# Whoever holds the points (a seat; the rulebook's examples name players).
+K = TypeVar("K", bound=Hashable)
 
 # An animal's value equals its number of cards (RULES.md §1), highest first.
 VALUES: dict[str, int] = {
@@ -57,7 +61,7 @@ def totals(hands: Mapping[int, Sequence[str]]) -> dict[int, int]:
     return points
 
 
-def life_losses(points: Mapping[int, int]) -> dict[int, int]:
+def life_losses(points: Mapping[K, int]) -> dict[K, int]:
     """Return lives lost per seat: highest 0, lowest 2, others 1; all equal, nobody."""
     high, low = max(points.values()), min(points.values())
     if high == low:

@@ -6,11 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.events import Event
 from domain.games.life_is_life.cards import SPECIES, START_LIVES
 from domain.values import changed, detached
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Scoring:
     """How the last finished phase ended: a normal scoring or a sudden death."""
@@ -25,6 +28,7 @@ class Scoring:
     majorities: tuple[tuple[str, int | None], ...] = ()
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class State:
     """Everything about one game; hands and set-aside cards are hidden by the projection."""

@@ -12,13 +12,16 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from importlib import resources
 from typing import Any, TypeGuard
+
+from mypy_extensions import mypyc_attr
 
 from domain.errors import OptionsError
 from domain.values import FrozenDict, detached, remembered
 
-BUNDLED = Path(__file__).with_name("cards.json")
+# Found through the package, not this file: compiled (`domain.compiled_rules`), this module lives elsewhere.
+BUNDLED = resources.files("domain.games.zop_zoo").joinpath("cards.json")
 STARTING_CARDS = 6
 SPECIALTIES = ("hyena", "raccoon", "earthworm")
 WHITE_KINDS = ("category", "lower", "minus")
@@ -33,6 +36,7 @@ class CardSetError(OptionsError):
     code = "invalid_card_set"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Card:
     """One card; `value` is what it is worth where it counts (0 for MOLE and specialties)."""
@@ -58,6 +62,7 @@ class Card:
         }
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class CardSet:
     """A checked card set with its lookups (read-only mappings)."""
@@ -186,6 +191,8 @@ def _card(item: Any, deck: str, kinds: tuple[str, ...], categories: Mapping[str,
     if kind not in kinds:
         raise CardSetError(f"card set: {deck} card {card_id} has kind {kind!r}; allowed: {', '.join(kinds)}")
     animal = item.get("animal")
+    if animal is not None and not isinstance(animal, str):
+        raise CardSetError(f"card set: card {card_id} has an animal that is not a string")
     if kind in ("category", "lower", "minus", "upper", "anti_minus") and not (isinstance(animal, str) and animal):
         raise CardSetError(f"card set: card {card_id} needs an animal")
     category = item.get("category")
@@ -204,10 +211,9 @@ def _card(item: Any, deck: str, kinds: tuple[str, ...], categories: Mapping[str,
         value = item["value"]
     else:
         value = 0
-    keeps_category = kind in ("category", "upper", "side_bonus")
-    return Card(
-        card_id, deck, kind, animal, category if keeps_category else None, value, name or _label(kind, animal, category)
-    )
+    # A kind that shows no category ignores whatever its data gives for one.
+    kept = category if kind in ("category", "upper", "side_bonus") else None
+    return Card(card_id, deck, kind, animal, kept, value, name or _label(kind, animal, kept))
 
 
 def _label(kind: str, animal: str | None, category: str | None) -> str:

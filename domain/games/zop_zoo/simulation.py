@@ -48,4 +48,4 @@ class FastZopZoo(ZopZoo):
     decide = staticmethod(decide)
 
 
-FAST = FastZopZoo()
+FAST: FastZopZoo = FastZopZoo()

@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from domain.events import Event
 from domain.games.zop_zoo.cards import CardSet, parse
 from domain.upcasters import upcaster
@@ -42,6 +44,7 @@ Rows = tuple[tuple[Stack, ...], ...]  # per seat, left to right
 Bonuses = tuple[tuple[str, ...], ...]  # per seat, the side bonus cards beside its row
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class RoundResult:
     """One finished round: its winner and what every seat scored."""
@@ -51,6 +54,7 @@ class RoundResult:
     scores: tuple[int, ...]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class State:
     """One game of Zop Zoo; the black deck's order (`deck`, top first) is its only secret."""

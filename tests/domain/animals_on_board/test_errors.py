@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from domain.action_forms import checked
+from domain.chance import Chance
 from domain.errors import NotYourTurn, OptionsError, RuleError
 from domain.games.animals_on_board import RULES
 from domain.games.animals_on_board.state import BETWEEN
@@ -102,16 +103,20 @@ def test_acting_out_of_turn_or_between_rounds_is_refused() -> None:
         play(make_state(CENTRE, phase=BETWEEN), 0, {"type": "take", "group": 1})
 
 
+# Refused before any chance is drawn (a Chance, not None: the compiled rules check the type of what they are given).
+UNUSED = Chance("unused", 0)
+
+
 def test_setup_choices_are_checked() -> None:
     table = new_table("animals-on-board", 2)
     rules, state = table.game.rules, table.game.rules_state
     with pytest.raises(RuleError, match="keep: tile must be one of your three drawn tiles"):
-        rules.decide(state, 0, {"type": "keep", "tile": state.hands[1][0]}, None)
+        rules.decide(state, 0, {"type": "keep", "tile": state.hands[1][0]}, UNUSED)
     with pytest.raises(RuleError, match="setup first"):
-        rules.decide(state, 0, {"type": "take", "group": 0}, None)
+        rules.decide(state, 0, {"type": "take", "group": 0}, UNUSED)
     table.act(0, {"type": "keep", "tile": state.hands[0][0]})
     with pytest.raises(RuleError, match="already chosen"):
-        rules.decide(table.game.rules_state, 0, {"type": "keep", "tile": state.hands[0][1]}, None)
+        rules.decide(table.game.rules_state, 0, {"type": "keep", "tile": state.hands[0][1]}, UNUSED)
 
 
 def test_an_action_that_is_not_an_object_is_refused() -> None:
