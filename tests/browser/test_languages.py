@@ -193,7 +193,9 @@ def test_a_german_game_to_the_end_and_switching_at_the_table_redraws_in_place(
         phone.get(f"{base_url}/{page}")
         wait(phone).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#result, #games li, #games p"))
         assert phone.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
-        assert phone.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth"), page
+        assert phone.execute_script(
+            "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        ), page
         screenshot(phone, screens, name)
     # The small cards' "round 2" line stays whole on a phone in every language: no word broken or cut off.
     phone.get(f"{base_url}/#/game/{game_id}")

@@ -143,7 +143,9 @@ def test_an_organiser_approves_one_waiting_player_removes_another_and_comes_back
     assert said in driver.find_element(By.ID, "corrections").text
     cup = get(base_url, f"/tournaments/{tid}")
     assert [p["status"] for p in cup["players"]] == ["active", "disqualified"]
-    assert driver.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth"), "sideways scroll"
+    assert driver.execute_script(
+        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    ), "sideways scroll"
 
     # Forgotten in this browser, the organiser comes back by pasting the saved token (a player's is refused).
     driver.find_element(By.ID, "organiser-forget").click()

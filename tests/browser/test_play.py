@@ -16,9 +16,9 @@ def test_a_reload_resumes_the_seat_from_the_stored_token(browser, base_url: str,
     driver = browser(390, 844)  # a phone's width
     driver.get(f"{base_url}/#/")
     wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#games li, #games p"))
-    assert driver.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth"), (
-        "lobby scrolls sideways"
-    )
+    assert driver.execute_script(
+        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    ), "lobby scrolls sideways"
     screenshot(driver, tmp_path, "lobby-phone")
     game_id = create_in_lobby(driver, base_url, "life-is-life", ["you", "bot:heuristic", "bot:heuristic"], {})
     driver.refresh()

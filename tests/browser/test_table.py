@@ -75,9 +75,9 @@ class Reader:
         assert skipped_headings(driver) == [], "a heading level skipped"
         assert small_card_text(driver) == [], "card text under 11 px"
         assert hidden_covered_names(driver) == [], "a covered card's name hidden"
-        assert driver.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth"), (
-            "sideways scroll"
-        )
+        assert driver.execute_script(
+            "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        ), "sideways scroll"
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert not errors, errors
 

@@ -66,5 +66,7 @@ def test_an_entrant_registers_plays_a_round_from_your_games_and_sees_the_standin
     assert kept == [{"seq": 2, "hash": registered["hash"]}] and len(registered["data"]["entropy"]) == 32
     rows = driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
     assert len(rows) == 2 and all(row.find_elements(By.TAG_NAME, "td")[5].text == "1" for row in rows)
-    assert driver.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth"), "sideways scroll"
+    assert driver.execute_script(
+        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    ), "sideways scroll"
     screenshot(driver, screens, "tournament-standings")
