@@ -62,7 +62,8 @@ def test_an_organiser_runs_a_code_tournament_from_the_page_and_corrects_a_result
     # One account comes by the shared link (the code filled in); another without the code is refused in words.
     ann = browser()
     ann.get(f"{base_url}/#/")
-    open_account(ann, "Ann")
+    # Handles of this test's own: the browser tests share one server, and test_account opens Ann and Bob.
+    open_account(ann, "Carla")
     wait(ann).until(EC.presence_of_element_located((By.ID, "playing-as")))
     ann.get(link)
     assert wait(ann).until(EC.presence_of_element_located((By.ID, "invitation-input"))).get_attribute("value") == code
@@ -71,13 +72,13 @@ def test_an_organiser_runs_a_code_tournament_from_the_page_and_corrects_a_result
 
     bob = browser()
     bob.get(f"{base_url}/#/")
-    open_account(bob, "Bob")
+    open_account(bob, "Dmitri")
     wait(bob).until(EC.presence_of_element_located((By.ID, "playing-as")))
     bob.get(f"{base_url}/#/tournament/{tid}")
     register(bob)
     refusal = wait(bob).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#register-form .error")))
     assert "invitation code" in refusal.text and "ask the organiser" in refusal.text
-    assert [p["name"] for p in get(base_url, f"/tournaments/{tid}")["players"]] == ["Ann"]
+    assert [p["name"] for p in get(base_url, f"/tournaments/{tid}")["players"]] == ["Carla"]
 
     # Bots fill the tables (at least one table of two bots, which finishes by itself); then the start.
     wait(organiser).until(lambda d: entrants(d) == 1)
