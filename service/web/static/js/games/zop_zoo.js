@@ -54,14 +54,19 @@ function namer(s) {
   };
 }
 
+/** A card named as it shows (label in name, WCAG 2.5.3), with its owner before it in words for a screen reader. */
+function owned(content, owner, ctx) {
+  return [h("span", {class: "sr-only"}, `${t("zz.stack.owner", {owner: ctx.name(owner)})} `), content];
+}
+
 function stack(st, ctx, owner) {
   const worth = st.worth === null ? t("zz.not-scoring") : t("zz.worth", {n: st.worth});
   // The button is named by what it shows, in its order (label in name, WCAG 2.5.3), with the owner before it
   // in words for a screen reader; the covering card says it covers.
   const cover = st.cover ? card(st.cover) : null;
   if (cover) cover.setAttribute("aria-label", t("zz.stack.cover", {cover: cover.getAttribute("aria-label")}));
-  const content = [h("span", {class: "sr-only"}, `${t("zz.stack.owner", {owner: ctx.name(owner)})} `),
-    h("span", {class: `zstack ${st.cover ? "covered" : ""}`}, card(st.base), " ", cover, " ", h("span", {class: "worth"}, worth))];
+  const content = owned(
+    h("span", {class: `zstack ${st.cover ? "covered" : ""}`}, card(st.base), " ", cover, " ", h("span", {class: "worth"}, worth)), owner, ctx);
   return h("li", {}, ctx.pick(`card:${st.base.id}`, content, null, "stack"));
 }
 
@@ -89,7 +94,7 @@ export function board(view, ctx) {
         h("span", {class: "stat"}, t("zz.this-round", {win: p.round_points.as_winner, other: p.round_points.as_other}))),
       h("ol", {class: "stacks"}, p.row.map((st) => stack(st, ctx, p.seat))),
       p.bonuses.length ? h("div", {class: "bonuses"}, t("zz.bonuses"), " ",
-        fan(p.bonuses.map((c) => ctx.pick(`card:${c.id}`, card(c, true), t("zz.bonus.label", {owner: ctx.name(p.seat), card: cardName(c), n: c.value}), "stack")))) : null)))));
+        fan(p.bonuses.map((c) => ctx.pick(`card:${c.id}`, owned(card(c, true), p.seat, ctx), null, "stack")))) : null)))));
   if (s.results && s.results.length && !view.result) out.push(roundsTable(s.results, s.players.length, ctx));
   return h("div", {class: "board zz"}, out);
 }

@@ -662,7 +662,6 @@ export default {
   "zz.give-to": "{name} geben",
   "zz.this-round": "diese Runde: {win} bei Sieg, {other} sonst",
   "zz.bonuses": "Seitenboni:",
-  "zz.bonus.label": {one: "{owner}: {card}, {n} Punkt", other: "{owner}: {card}, {n} Punkte"},
   "zz.decision.wild": "den Joker legen",
   "zz.decision.mole": "den MAULWURF nutzen oder abwerfen",
   "zz.decision.hyena": "eine Karte abgeben (HYÄNE)",

@@ -682,7 +682,6 @@ export default {
   "zz.give-to": "Give to {name}",
   "zz.this-round": "this round: {win} if they win it, {other} if not",
   "zz.bonuses": "Side bonuses:",
-  "zz.bonus.label": {one: "{owner}: {card}, {n} point", other: "{owner}: {card}, {n} points"},
   "zz.decision.wild": "place the wild card",
   "zz.decision.mole": "use the MOLE or discard it",
   "zz.decision.hyena": "give a card away (HYENA)",

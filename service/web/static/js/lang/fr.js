@@ -662,7 +662,6 @@ export default {
   "zz.give-to": "Donner à {name}",
   "zz.this-round": "cette manche : {win} en gagnant, {other} sinon",
   "zz.bonuses": "Bonus de côté :",
-  "zz.bonus.label": {one: "{owner} : {card}, {n} point", other: "{owner} : {card}, {n} points"},
   "zz.decision.wild": "placer le joker",
   "zz.decision.mole": "utiliser la TAUPE ou la défausser",
   "zz.decision.hyena": "donner une carte (HYÈNE)",
