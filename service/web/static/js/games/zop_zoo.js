@@ -81,7 +81,7 @@ export function board(view, ctx) {
       h("div", {class: "pile"}, h("span", {class: "pile-label"}, t("zz.deck")),
         ctx.pick("pile:deck", back(s.black_deck_size, t("zz.deck.short")), t("zz.deck.label", {n: s.black_deck_size}), "pile")),
       h("div", {class: "pile"}, h("span", {class: "pile-label"}, t("bk.discard-pile.count", {n: s.discard_pile.length})),
-        ctx.pick("pile:discard", card(top), top ? t("bk.discard-pile.top", {name: cardName(top)}) : t("bk.discard-pile.empty"), "pile"))),
+        ctx.pick("pile:discard", top ? [h("span", {class: "sr-only"}, `${t("zz.discard.top-of")} `), card(top)] : card(top), top ? null : t("bk.discard-pile.empty"), "pile"))),
   ];
   if (s.pending && s.pending.card) {
     const from = s.pending.source === "deck" ? "zz.pending.deck" : s.pending.source === "discard" ? "zz.pending.discard" : "zz.pending";

@@ -654,6 +654,7 @@ export default {
   "zz.deck": "Schwarzer Stapel",
   "zz.deck.short": "schwarzer Stapel",
   "zz.deck.label": {one: "Schwarzer Stapel, {n} Karte", other: "Schwarzer Stapel, {n} Karten"},
+  "zz.discard.top-of": "Ablagestapel, oben:",
   "zz.holds": "{name} hält",
   "zz.pending": "{what}.",
   "zz.pending.deck": "vom schwarzen Stapel gezogen: {what}.",

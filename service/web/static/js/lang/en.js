@@ -674,6 +674,7 @@ export default {
   "zz.deck": "Black deck",
   "zz.deck.short": "black deck",
   "zz.deck.label": {one: "Black deck, {n} card", other: "Black deck, {n} cards"},
+  "zz.discard.top-of": "Discard pile, on top:",
   "zz.holds": "{name} holds",
   "zz.pending": "{what}.",
   "zz.pending.deck": "drawn from the black deck: {what}.",

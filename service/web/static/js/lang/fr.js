@@ -654,6 +654,7 @@ export default {
   "zz.deck": "Paquet noir",
   "zz.deck.short": "paquet noir",
   "zz.deck.label": {one: "Paquet noir, {n} carte", other: "Paquet noir, {n} cartes"},
+  "zz.discard.top-of": "Défausse, dessus :",
   "zz.holds": "{name} tient",
   "zz.pending": "{what}.",
   "zz.pending.deck": "piochée dans le paquet noir : {what}.",
