@@ -32,21 +32,15 @@ from pathlib import Path
 
 from redis import Redis
 
-from tests.support.processes import children_of, free_port, remove_run
+from bench.bench_spectators import rss_bytes
+from tests.support.processes import free_port, remove_run
 
 MIB = 1024 * 1024
 
 
 def rss_mib(pid: int) -> float:
     """Resident memory of a process and its children, in MiB."""
-    total = 0
-    for each in [pid, *children_of(pid)]:
-        try:
-            status = Path(f"/proc/{each}/status").read_text()
-        except OSError:
-            continue
-        total += next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
-    return total / 1024
+    return rss_bytes(pid) / 2**20
 
 
 class Client:
