@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -251,4 +251,65 @@ axe.run(document, {resultTypes: ["violations"]})
   .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact,
     nodes: v.nodes.map((n) => ({target: n.target.join(" "), failureSummary: n.failureSummary}))}))))
   .catch((e) => done(String(e)));
+"""
+
+
+# The part of the table a player picks from, as the page marks it: a hand of cards (Blöde Kuh, Life is Life),
+# your ark with its setup tiles (Animals on Board), your row of stacks (Zop Zoo).
+HAND = ".board-panel .hand:not(.open), .board-panel .zoo-row.you"
+SETTLE = 10  # seconds a smooth scroll and the feed's last redraw may take (a bound, never a pause)
+
+
+def assert_hand_and_bar_in_view(driver: WebDriver, timeout: float = SETTLE) -> None:
+    """At your turn: your hand whole in the window, below the pinned turn line and clear of the move bar, which is in the window too.
+
+    Measured from bounding rects; waits (up to `timeout`) for a smooth scroll to end, then fails with the figures.
+    """
+    wait(driver).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#turn.yours") and d.find_elements(By.CSS_SELECTOR, "#actions")
+    )
+    _settled(driver, _HAND_AND_BAR, HAND, timeout)
+
+
+def assert_result_in_view(driver: WebDriver, timeout: float = SETTLE) -> None:
+    """At the end: the result's heading and winner line in the window, below the pinned turn line."""
+    wait(driver).until(lambda d: finished(d))
+    _settled(driver, _RESULT_IN_VIEW, None, timeout)
+
+
+def _settled(driver: WebDriver, script: str, arg: object, timeout: float) -> None:
+    try:
+        wait(driver, timeout).until(lambda d: d.execute_script(script, arg) == [])
+    except TimeoutException:
+        problems = driver.execute_script(script, arg)
+        raise AssertionError(f"{problems} (scrolled {driver.execute_script('return window.scrollY')} px)") from None
+
+
+_HAND_AND_BAR = """
+const hand = document.querySelector(arguments[0]);
+const bar = document.getElementById('actions');
+const line = document.getElementById('turn-line');
+if (!hand || !bar) return ['no hand or no move bar on the table'];
+const px = (box) => `${Math.round(box.top)}..${Math.round(box.bottom)}`;
+const h = hand.getBoundingClientRect(), b = bar.getBoundingClientRect(), height = window.innerHeight;
+const top = line ? line.getBoundingClientRect().bottom : 0;
+const out = [];
+if (h.top < top - 0.5) out.push(`the hand (${px(h)}) starts above the pinned turn line's foot (${Math.round(top)})`);
+if (h.bottom > b.top + 0.5 && h.top < b.bottom - 0.5) out.push(`the move bar (${px(b)}) covers the hand (${px(h)})`);
+if (h.top < -0.5 || h.bottom > height + 0.5) out.push(`the hand (${px(h)}) is not whole in the window (0..${height})`);
+if (b.top < -0.5 || b.bottom > height + 0.5) out.push(`the move bar (${px(b)}) is not in the window (0..${height})`);
+return out;
+"""
+
+_RESULT_IN_VIEW = """
+const result = document.getElementById('result');
+const head = result && result.querySelector('.winner-line');
+if (!head) return ['no result on the table'];
+const line = document.getElementById('turn-line');
+const top = line ? line.getBoundingClientRect().bottom : 0;
+const r = result.getBoundingClientRect(), w = head.getBoundingClientRect(), height = window.innerHeight;
+const out = [];
+if (r.top < top - 0.5) out.push(`the result starts at ${Math.round(r.top)}, above the pinned turn line's foot (${Math.round(top)})`);
+if (w.bottom > height + 0.5) out.push(`the winner line ends at ${Math.round(w.bottom)}, below the window (${height})`);
+return out;
 """

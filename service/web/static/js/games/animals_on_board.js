@@ -47,8 +47,7 @@ export function board(view, ctx) {
         p.dropped_out ? h("span", {class: "tag"}, t("aob.out")) : null,
         p.announced ? h("span", {class: "tag warn"}, t("aob.announced")) : null,
         s.phase === "keep" && !p.chosen ? h("span", {class: "tag"}, t("aob.choosing")) : null,
-        p.seat !== (you && you.seat) ? h("div", {class: "ark"}, fan([...(p.ark || p.face_up).map((one) => tile(one, true)),
-          ...(!p.ark ? Array.from({length: p.hidden_count}, () => back(null, t("aob.face-down"))) : [])])) : null)))),
+        p.seat !== (you && you.seat) ? h("div", {class: "ark"}, fan(otherArk(p, s).map((one) => (one ? tile(one, true) : back(null, t("aob.face-down")))))) : null)))),
   ];
   if (you) {
     out.push(h("div", {class: "hand", "aria-label": t("aob.your-ark")}, h("h3", {}, t("aob.your-ark.title", {tiles: t("aob.tiles", {n: you.ark.length}), crates: t("aob.crates", {n: you.crates})})),
@@ -59,6 +58,13 @@ export function board(view, ctx) {
   }
   if (s.departure && !view.result) out.push(departureTable(s.departure, ctx));
   return h("div", {class: "board aob"}, out);
+}
+
+/** Another player's ark: its face-down tiles as backs (null) while the game goes on, every tile face up once the arks depart. */
+function otherArk(p, s) {
+  const departed = s.departure && s.departure[p.seat] ? s.departure[p.seat].ark : null;
+  if (p.ark || departed) return p.ark || departed;
+  return [...p.face_up, ...Array.from({length: p.hidden_count}, () => null)];
 }
 
 function departureTable(departure, ctx) {
