@@ -20,6 +20,7 @@ from tests.browser.support import (
     finished,
     play_one,
     post,
+    split_score_entries,
     wait,
 )
 
@@ -41,13 +42,35 @@ def _call(base_url: str, path: str, token: str, body: dict[str, Any] | None = No
         return json.load(response)
 
 
-def _sit(browser: Callable[..., WebDriver], base_url: str, game: str, size: str) -> tuple[WebDriver, str, str]:
+def _sit(
+    browser: Callable[..., WebDriver], base_url: str, game: str, size: str, options: dict[str, Any] | None = None
+) -> tuple[WebDriver, str, str]:
     seats = [{"name": f"Fit-{uuid.uuid4().hex[:6]}"}] + [{"bot": "heuristic"}] * (GAMES[game] - 1)
-    made = post(base_url, "/games", {"game": game, "seats": seats, "options": OPTIONS.get(game, {})})
+    options = OPTIONS.get(game, {}) if options is None else options
+    made = post(base_url, "/games", {"game": game, "seats": seats, "options": options})
     driver = browser(*SIZES[size])
     driver.get(f"{base_url}/#/seat/{made['id']}/{made['seats'][0]['token']}")
     wait(driver).until(lambda d: d.find_elements(By.ID, "turn"))
     return driver, made["id"], made["seats"][0]["token"]
+
+
+def _play_out(driver: WebDriver, base_url: str, game_id: str, token: str) -> None:
+    """Play the seat's first legal move until the end through the API while the page follows its feed."""
+    # The player reads the log at the page's foot; the game is played out meanwhile (the seat's moves sent
+    # through the API, the page following its feed).
+    view = _call(base_url, f"/games/{game_id}", token)
+    for _ in range(MAX_READS):
+        if view["status"] == "finished":
+            break
+        driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        if view["legal_actions"]:
+            body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
+            try:
+                _call(base_url, f"/games/{game_id}/actions", token, body)
+            except urllib.error.HTTPError as err:
+                assert err.code == 409, err.code  # a bot moved first: read the game again
+        view = _call(base_url, f"/games/{game_id}", token)
+    assert view["status"] == "finished"
 
 
 def _version(driver: WebDriver) -> int:
@@ -62,8 +85,12 @@ def test_your_hand_and_the_move_bar_are_in_view_when_your_turn_begins(
     assert_hand_and_bar_in_view(driver)  # on load, at your turn
 
     # A redraw within the turn (a switch turned, a pick) leaves the page where the reader put it.
+    # The reader clicks the title and goes back to the top of the page (the page keeps the hand in view
+    # through redraws only while the reader has done nothing since it brought it there).
+    wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, ".table-head h1").click() is None)
     driver.execute_script("window.scrollTo(0, 0)")
-    driver.find_element(By.ID, "pref-sound").click()
+    # (Clicked afresh if the feed redrew the table between finding the switch and clicking it.)
+    wait(driver).until(lambda d: d.find_element(By.ID, "pref-sound").click() is None)
     wait(driver).until(lambda d: d.find_element(By.ID, "pref-sound").is_selected())
     assert driver.execute_script("return window.scrollY") == 0, "a redraw within the turn moved the page"
 
@@ -82,21 +109,7 @@ def test_the_result_comes_into_view_at_the_end_with_every_tile_face_up(
     browser: Callable[..., WebDriver], base_url: str, game: str, size: str
 ) -> None:
     driver, game_id, token = _sit(browser, base_url, game, size)
-    # The player reads the log at the page's foot; the game is played out meanwhile (the seat's moves sent
-    # through the API, the page following its feed).
-    view = _call(base_url, f"/games/{game_id}", token)
-    for _ in range(MAX_READS):
-        if view["status"] == "finished":
-            break
-        driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
-        if view["legal_actions"]:
-            body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
-            try:
-                _call(base_url, f"/games/{game_id}/actions", token, body)
-            except urllib.error.HTTPError as err:
-                assert err.code == 409, err.code  # a bot moved first: read the game again
-        view = _call(base_url, f"/games/{game_id}", token)
-    assert view["status"] == "finished"
+    _play_out(driver, base_url, game_id, token)
     wait(driver).until(finished)
     assert driver.find_elements(By.CSS_SELECTOR, ".board-panel .card:not(.back)")
     # Every player's tiles face up (a seat's card backs left are only its hand's count, beside the numbers).
@@ -105,3 +118,21 @@ def test_the_result_comes_into_view_at_the_end_with_every_tile_face_up(
     )
     assert hidden == 0, f"{hidden} of the players' tiles still face down at the end"
     assert_result_in_view(driver)
+    assert split_score_entries(driver) == [], "a card's name apart from its value in the score table"
+
+
+def test_a_long_score_table_keeps_every_total_in_sight_on_a_phone(
+    browser: Callable[..., WebDriver], base_url: str
+) -> None:
+    # Zop Zoo to its default 800 points: a column for each of several rounds, wider than a phone.
+    driver, game_id, token = _sit(browser, base_url, "zop-zoo", "phone", options={})
+    _play_out(driver, base_url, game_id, token)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#result table.scores thead th")) > 4, "a table of a few rounds"
+    assert_result_in_view(driver)
+
+
+def test_without_reduced_motion_the_page_glides_to_your_hand(browser: Callable[..., WebDriver], base_url: str) -> None:
+    made = post(base_url, "/games", {"game": "bloede-kuh", "seats": [{"name": "Glide"}, *[{"bot": "heuristic"}] * 2]})
+    driver = browser(1280, 757, motion=True)
+    driver.get(f"{base_url}/#/seat/{made['id']}/{made['seats'][0]['token']}")
+    assert_hand_and_bar_in_view(driver)  # a smooth scroll, waited for to its end

@@ -4,9 +4,9 @@
 
 const GAP = 8; // px of air between what is shown and a pinned bar
 const QUIET_MS = 800; // a reader who scrolled this recently is looking somewhere on purpose
-// Each game's own place to pick from: a hand of cards (Blöde Kuh, Life is Life), your ark with its setup tiles
-// (Animals on Board), your row of stacks (Zop Zoo).
-export const HAND = ".board-panel .hand:not(.open), .board-panel .zoo-row.you";
+// Each game marks its place to pick from: your hand of cards (Blöde Kuh, Life is Life), your setup tiles then the
+// centre's groups (Animals on Board), your row of stacks (Zop Zoo).
+export const HAND = ".board-panel [data-pick-from]";
 const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "]);
 
 const typing = (el) => !!el && el !== document.body &&
@@ -57,7 +57,7 @@ export function viewFitter(root) {
     if (box.top - dy < top) dy = box.top - top;
     if (Math.abs(dy) < 1) return;
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
-    window.scrollBy({top: dy, behavior: smooth ? "smooth" : "instant"});
+    window.scrollBy({top: dy, behavior: smooth ? "smooth" : "auto"});
   }
 
   return {
