@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -251,4 +251,103 @@ axe.run(document, {resultTypes: ["violations"]})
   .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact,
     nodes: v.nodes.map((n) => ({target: n.target.join(" "), failureSummary: n.failureSummary}))}))))
   .catch((e) => done(String(e)));
+"""
+
+
+# The part of the table a player picks from, as each game marks it: your hand of cards (Blöde Kuh, Life is Life),
+# your setup tiles then the centre's groups (Animals on Board), your row of stacks (Zop Zoo).
+HAND = ".board-panel [data-pick-from]"
+# A hand taller than the room between the turn line and the move bar starts this close under the turn line.
+TALL_SLACK_PX = 24
+SETTLE = 10  # seconds a smooth scroll and the feed's last redraw may take (a bound, never a pause)
+
+
+def assert_hand_and_bar_in_view(driver: WebDriver, timeout: float = SETTLE) -> None:
+    """At your turn: your hand whole in the window, below the pinned turn line and clear of the move bar, which is in the window too.
+
+    A hand taller than the room between the two starts right under the turn line instead. Measured from
+    bounding rects; waits (up to `timeout`) for a smooth scroll to end, then fails with the figures.
+    """
+    wait(driver).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#turn.yours") and d.find_elements(By.CSS_SELECTOR, "#actions")
+    )
+    _settled(driver, _HAND_AND_BAR, [HAND, TALL_SLACK_PX], timeout)
+
+
+def assert_result_in_view(driver: WebDriver, timeout: float = SETTLE) -> None:
+    """At the end: the result's heading and winner line in the window, below the pinned turn line, every total in sight.
+
+    A score table wider than the window scrolls sideways in its box; each row's total stays inside that box.
+    """
+    wait(driver).until(lambda d: finished(d))
+    _settled(driver, _RESULT_IN_VIEW, None, timeout)
+
+
+def _settled(driver: WebDriver, script: str, arg: object, timeout: float) -> None:
+    try:
+        wait(driver, timeout).until(lambda d: d.execute_script(script, arg) == [])
+    except TimeoutException:
+        problems = driver.execute_script(script, arg)
+        raise AssertionError(f"{problems} (scrolled {driver.execute_script('return window.scrollY')} px)") from None
+
+
+_HAND_AND_BAR = """
+const [selector, slack] = arguments[0];
+const hand = document.querySelector(selector);
+const bar = document.getElementById('actions');
+const line = document.getElementById('turn-line');
+if (!hand || !bar) return ['no hand or no move bar on the table'];
+const px = (box) => `${Math.round(box.top)}..${Math.round(box.bottom)}`;
+const h = hand.getBoundingClientRect(), b = bar.getBoundingClientRect(), height = window.innerHeight;
+const top = line ? line.getBoundingClientRect().bottom : 0;
+const out = [];
+if (h.top < top - 0.5) out.push(`the hand (${px(h)}) starts above the pinned turn line's foot (${Math.round(top)})`);
+if (h.height > height - b.height - top - 16) {  // the page leaves 8 px of air at each side
+  // Taller than the room: as much as the room holds, from its top.
+  if (h.top > top + slack) out.push(`the tall hand (${px(h)}) starts ${Math.round(h.top - top)} px under the turn line`);
+} else {
+  if (h.bottom > b.top + 0.5 && h.top < b.bottom - 0.5) out.push(`the move bar (${px(b)}) covers the hand (${px(h)})`);
+  if (h.top < -0.5 || h.bottom > height + 0.5) out.push(`the hand (${px(h)}) is not whole in the window (0..${height})`);
+}
+if (b.top < -0.5 || b.bottom > height + 0.5) out.push(`the move bar (${px(b)}) is not in the window (0..${height})`);
+return out;
+"""
+
+_RESULT_IN_VIEW = """
+const result = document.getElementById('result');
+const head = result && result.querySelector('.winner-line');
+if (!head) return ['no result on the table'];
+const line = document.getElementById('turn-line');
+const top = line ? line.getBoundingClientRect().bottom : 0;
+const r = result.getBoundingClientRect(), w = head.getBoundingClientRect(), height = window.innerHeight;
+const out = [];
+if (r.top < top - 0.5) out.push(`the result starts at ${Math.round(r.top)}, above the pinned turn line's foot (${Math.round(top)})`);
+if (w.bottom > height + 0.5) out.push(`the winner line ends at ${Math.round(w.bottom)}, below the window (${height})`);
+for (const total of result.querySelectorAll('table.scores tbody td:last-child')) {
+  const box = (total.closest('.scroll-x') || result).getBoundingClientRect(), t = total.getBoundingClientRect();
+  if (t.left < box.left - 0.5 || t.right > box.right + 0.5) out.push(`a total (${total.textContent}) is outside its table's box`);
+}
+return out;
+"""
+
+
+def split_score_entries(driver: WebDriver) -> list[str]:
+    """Return the entries of the result's score cells ("Cow 4") that a line break splits from their number."""
+    found: list[str] = driver.execute_script(_SPLIT_SCORE_ENTRIES)
+    return found
+
+
+_SPLIT_SCORE_ENTRIES = r"""
+const out = [];
+for (const td of document.querySelectorAll('#result table.scores td')) {
+  const node = td.firstChild;
+  if (!node || node.nodeType !== 3) continue;
+  for (const m of node.textContent.matchAll(/\p{L}+[\s\u00a0]-?\d+/gu)) {
+    const range = document.createRange();
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
+    if (new Set([...range.getClientRects()].map((b) => Math.round(b.top))).size > 1) out.push(m[0]);
+  }
+}
+return out;
 """

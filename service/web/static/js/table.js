@@ -4,6 +4,7 @@ import {api, entropyFor, explain, keepSeatReceipt, newKey, receipts, seats, subs
 import {Choice} from "./choose.js";
 import {announcement, contextFor, eventList, lastMove, resultPanel} from "./context.js";
 import {h, mount} from "./dom.js";
+import {viewFitter} from "./fit.js";
 import {gameModule} from "./games/index.js";
 import {t} from "./i18n.js";
 import {rulesPanel} from "./rules.js";
@@ -67,6 +68,9 @@ export async function table(main, id) {
   let rematchKey = newKey(); // one key per rematch: a retried click after a lost answer creates it once
   let rematching = false;
   const signal = turnSignal();
+  const fitter = viewFitter(root);
+  let shown = null; // what the last drawing showed: "yours" (your turn), "finished", or "other"
+  let answered = false; // your own move's answer came: the next drawing at your turn shows your hand again
 
   const say = (text) => {
     alert.textContent = text;
@@ -147,6 +151,7 @@ export async function table(main, id) {
       await refresh();
     }
     busy = false;
+    answered = true;
     draw();
     // The pressed Confirm is gone: the turn line says what happens now, and Tab goes on from there into the table.
     if (!document.activeElement || document.activeElement === document.body) {
@@ -213,11 +218,29 @@ export async function table(main, id) {
     tick();
     if (tour) tour.update(view, {yourTurn, events});
     signal.show(yourTurn, module.title);
+    fit(yourTurn);
     const only = forced();
     if (yourTurn && only && !busy && prefs.get("autoplay") && autoplayed !== view.version) {
       autoplayed = view.version;
       queueMicrotask(() => play(only));
     }
+  }
+
+  /**
+   * Bring what matters into view as it changes: your hand and the move bar together when your turn begins
+   * (on load too, and after your own move when the turn stays yours), the result when the game ends. Other
+   * redraws (a pick, the feed's log, a new language) keep it in view only while the reader has done nothing
+   * since, so the page never moves under someone reading or scrolling elsewhere. A guided game leaves it to its guide.
+   */
+  function fit(yourTurn) {
+    if (busy) return;
+    const now = view.status === "finished" ? "finished" : yourTurn ? "yours" : "other";
+    const keep = now === shown && !(now === "yours" && answered);
+    shown = now;
+    answered = false;
+    if (tour && main.dataset.guide) return;
+    if (now === "yours") fitter.hand(keep);
+    else if (now === "finished") fitter.result(keep);
   }
 
   /**
@@ -411,6 +434,7 @@ export async function table(main, id) {
     clearInterval(timer);
     clearInterval(safety);
     signal.clear();
+    fitter.stop();
     if (tour) tour.stop();
     document.removeEventListener("visibilitychange", wake);
     feed();

@@ -32,7 +32,7 @@ export function board(view, ctx) {
   const out = [
     h("p", {class: "facts"}, [s.round ? t("aob.round", {round: s.round}) : t("aob.setup"), t("aob.supply", {n: s.supply}), t("aob.bag", {n: s.draw_pile}), s.final_turn ? t("aob.final-turn") : null].filter(Boolean).join(" · ")),
     h("p", {class: "facts"}, t("aob.species", {names: s.species.map(speciesName).join(", ")})),
-    h("div", {class: "centre"}, h("h3", {}, t("aob.centre")),
+    h("div", {class: "centre", "data-pick-from": you && you.hand.length ? null : ""}, h("h3", {}, t("aob.centre")),
       s.centre.length
         ? h("ol", {class: "rows"}, s.centre.map((group, g) => ctx.spot(`group:${g}`, h("li", {},
           h("span", {class: "row-label"}, t("aob.group", {number: g + 1})),
@@ -47,11 +47,10 @@ export function board(view, ctx) {
         p.dropped_out ? h("span", {class: "tag"}, t("aob.out")) : null,
         p.announced ? h("span", {class: "tag warn"}, t("aob.announced")) : null,
         s.phase === "keep" && !p.chosen ? h("span", {class: "tag"}, t("aob.choosing")) : null,
-        p.seat !== (you && you.seat) ? h("div", {class: "ark"}, fan([...(p.ark || p.face_up).map((one) => tile(one, true)),
-          ...(!p.ark ? Array.from({length: p.hidden_count}, () => back(null, t("aob.face-down"))) : [])])) : null)))),
+        p.seat !== (you && you.seat) ? h("div", {class: "ark"}, fan(otherArk(p, s).map((one) => (one ? tile(one, true) : back(null, t("aob.face-down")))))) : null)))),
   ];
   if (you) {
-    out.push(h("div", {class: "hand", "aria-label": t("aob.your-ark")}, h("h3", {}, t("aob.your-ark.title", {tiles: t("aob.tiles", {n: you.ark.length}), crates: t("aob.crates", {n: you.crates})})),
+    out.push(h("div", {class: "hand", "data-pick-from": you.hand.length ? "" : null, "aria-label": t("aob.your-ark")}, h("h3", {}, t("aob.your-ark.title", {tiles: t("aob.tiles", {n: you.ark.length}), crates: t("aob.crates", {n: you.crates})})),
       you.ark.length ? fan(you.ark.map((one) => h("span", {class: you.hidden.includes(one) ? "secret" : ""}, tile(one, true)))) : h("p", {class: "muted"}, t("aob.empty")),
       you.hidden.length ? h("p", {class: "muted"}, t("aob.hidden", {tiles: words(you.hidden)})) : null,
       you.hand.length ? h("div", {}, h("h3", {}, t("aob.setup-tiles")),
@@ -59,6 +58,13 @@ export function board(view, ctx) {
   }
   if (s.departure && !view.result) out.push(departureTable(s.departure, ctx));
   return h("div", {class: "board aob"}, out);
+}
+
+/** Another player's ark: its face-down tiles as backs (null) while the game goes on, every tile face up once the arks depart. */
+function otherArk(p, s) {
+  const departed = s.departure && s.departure[p.seat] ? s.departure[p.seat].ark : null;
+  if (p.ark || departed) return p.ark || departed;
+  return [...p.face_up, ...Array.from({length: p.hidden_count}, () => null)];
 }
 
 function departureTable(departure, ctx) {

@@ -48,7 +48,7 @@ export function board(view, ctx) {
       s.minus[seat] ? h("span", {class: "stat"}, t("bk.minus", {n: s.minus[seat]})) : null,
       s.nwi[seat].length ? h("div", {class: "ark"}, fan(s.nwi[seat].map(nwiCard))) : null)))));
   if (s.hand) {
-    out.push(h("div", {class: "hand", "aria-label": t("hand.label")}, h("h3", {}, t("hand.title", {n: ORDER.reduce((sum, sp) => sum + (s.hand[sp] || 0), 0)})),
+    out.push(h("div", {class: "hand", "data-pick-from": "", "aria-label": t("hand.label")}, h("h3", {}, t("hand.title", {n: ORDER.reduce((sum, sp) => sum + (s.hand[sp] || 0), 0)})),
       h("div", {class: "fan"}, ORDER.filter((sp) => s.hand[sp]).map((sp) =>
         ctx.pick(`hand:${sp}`, h("span", {class: "stack"}, card(sp), s.hand[sp] > 1 ? h("span", {class: "stack-count"}, `×${s.hand[sp]}`) : null),
           t("bk.hand-card", {name: cardName(sp), n: s.hand[sp]}), "hand-card")))));
@@ -176,7 +176,8 @@ export function scores(view, ctx) {
   const nwi = d.nwi || [];
   return scoreTable(t("bk.scores"), [t("bk.col.nwi"), t("bk.col.minus"), t("bk.col.total")],
     (d.totals || []).map((total, seat) => ({seat, cells: [
-      nwi[seat] && nwi[seat].length ? nwi[seat].map((c) => `${cardName(c.species)} ${c.value}`).join(" + ") : "0",
+      // A card's name keeps its value on its line, and a "+" the card before it (no-break spaces).
+      nwi[seat] && nwi[seat].length ? nwi[seat].map((c) => `${cardName(c.species)}\u00a0${c.value}`).join("\u00a0+ ") : "0",
       (d.minus || [])[seat] ?? 0, total]})), ctx);
 }
 

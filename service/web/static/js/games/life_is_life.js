@@ -38,14 +38,15 @@ export function board(view, ctx) {
   const parts = [
     h("p", {class: "facts"}, [t("lil.phase", {phase: s.phase}), s.last_round ? t("lil.last-round") : null, t("lil.set-aside", {n: s.set_aside_count}), s.advanced ? t("lil.advanced") : null].filter(Boolean).join(" · ")),
     rows,
-    players,
   ];
+  // Your hand straight under the rows: a trade is a row and hand cards, picked together in one view.
   if (s.hand) {
-    parts.push(h("div", {class: "hand", "aria-label": t("hand.label")}, h("h3", {}, t("hand.title", {n: s.hand.length})),
+    parts.push(h("div", {class: "hand", "data-pick-from": "", "aria-label": t("hand.label")}, h("h3", {}, t("hand.title", {n: s.hand.length})),
       h("div", {class: "fan"}, tally(s.hand).map(([c, n]) =>
         ctx.pick(`hand:${c}`, h("span", {class: "stack"}, card(s, c), n > 1 ? h("span", {class: "stack-count"}, `×${n}`) : null),
           t("lil.hand-card", {name: cardName(c), value: s.values[c], n}), "hand-card")))));
   }
+  parts.push(players);
   if (s.hands) {
     parts.push(h("div", {class: "hand open"}, h("h3", {}, t("hand.every")),
       s.hands.map((cs, seat) => h("p", {}, h("strong", {}, `${ctx.name(seat)}: `), fan(cs.map((c) => card(s, c, true)))))));

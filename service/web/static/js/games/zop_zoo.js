@@ -22,7 +22,8 @@ function cardName(c) {
 
 function card(c, small = false) {
   if (!c) return h("span", {class: "card empty"}, t("card.empty"));
-  const sub = [c.category ? category(c.category) : null, kindWords(c.kind)].filter(Boolean).join(" · ");
+  // A side bonus's name says its category and kind already ("Insect side bonus"): no second line repeats them.
+  const sub = c.kind === "side_bonus" ? "" : [c.category ? category(c.category) : null, kindWords(c.kind)].filter(Boolean).join(" · ");
   const points = ["mole", "hyena", "raccoon", "earthworm"].includes(c.kind) ? null : c.value;
   const name = cardName(c);
   return face({game: GAME, species: c.category, name: c.animal ? beast(c.animal) : name, number: points, sub, small,
@@ -87,14 +88,18 @@ export function board(view, ctx) {
     const from = s.pending.source === "deck" ? "zz.pending.deck" : s.pending.source === "discard" ? "zz.pending.discard" : "zz.pending";
     out.push(h("p", {class: "note"}, t("zz.holds", {name: ctx.name(s.pending.seat)}), " ", card(s.pending.card, true), " ", t(from, {what: pendingWords(s.pending.decision)})));
   }
-  out.push(h("div", {class: "zoo-rows"},
+  const rows = h("div", {class: "zoo-rows"},
     s.players.map((p) => ctx.spot(`seat:${p.seat}`, h("section", {class: `zoo-row ${ctx.classFor(p.seat)}`, "aria-label": t("zz.row", {name: ctx.name(p.seat)})},
       h("h3", {}, ctx.pick(`seat:${p.seat}`, h("span", {}, ctx.name(p.seat)), t("zz.give-to", {name: ctx.name(p.seat)}), "seat-pick"),
         h("span", {class: "stat"}, t("bk.total", {n: p.total})),
         h("span", {class: "stat"}, t("zz.this-round", {win: p.round_points.as_winner, other: p.round_points.as_other}))),
       h("ol", {class: "stacks"}, p.row.map((st) => stack(st, ctx, p.seat))),
       p.bonuses.length ? h("div", {class: "bonuses"}, t("zz.bonuses"), " ",
-        fan(p.bonuses.map((c) => ctx.pick(`card:${c.id}`, owned(card(c, true), p.seat, ctx), null, "stack")))) : null)))));
+        fan(p.bonuses.map((c) => ctx.pick(`card:${c.id}`, owned(card(c, true), p.seat, ctx), null, "stack")))) : null))));
+  // What you pick from: your row, or every row when another player's card or the player is to be picked (a swap, a gift).
+  const mine = rows.querySelector(".zoo-row.you");
+  (mine && !rows.querySelector(".zoo-row:not(.you) button.pick") ? mine : rows).setAttribute("data-pick-from", "");
+  out.push(rows);
   if (s.results && s.results.length && !view.result) out.push(roundsTable(s.results, s.players.length, ctx));
   return h("div", {class: "board zz"}, out);
 }
