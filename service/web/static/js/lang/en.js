@@ -17,6 +17,7 @@ export default {
   // Seats
   "seat.someone": "a player",
   "seat.bot": "Bot {number} ({bot})",
+  "seat.bot-named": "{name} ({bot})",
   "seat.filled": "Seat {number}",
   "seat.open": "open seat {number}",
   "seat.entropy-missing": "The server took your seat, but its record does not hold the entropy your browser sent: the deal did not take your contribution. Do not play this game for anything that matters.",
