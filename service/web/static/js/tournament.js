@@ -98,6 +98,8 @@ export async function tournament(main, id, code = null) {
             h("td", {}, fixed(l.opponents_points)), h("td", {}, l.wins), h("td", {}, l.games), h("td", {}, l.byes))))))),
       [...cup.rounds].reverse().map((r) =>
         h("section", {class: "panel"}, h("h2", {}, t("cup.round", {round: r.round})),
+          // The printed sheet (tables and seats counted from 1, the API's table number beside each): anyone may read it.
+          h("p", {}, h("a", {href: `/tournaments/${encodeURIComponent(id)}/rounds/${r.round}/pairings`, class: "pairings-link", target: "_blank", rel: "noopener"}, t("cup.pairings", {round: r.round}))),
           r.byes.length ? h("p", {}, t("cup.byes", {names: list(r.byes.map((e) => names.get(e)))})) : null,
           h("ul", {class: "game-list"}, r.tables.map((tab) =>
             h("li", {"data-table": String(tab.table)}, h("strong", {}, tableWords(tab)), " ", atTable(tab).join(", "),

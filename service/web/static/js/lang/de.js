@@ -200,6 +200,7 @@ export default {
   "cup.col.games": "Spiele",
   "cup.col.byes": "Freilose",
   "cup.round": "Runde {round}",
+  "cup.pairings": "Paarungen der Runde {round} zum Ausdrucken",
   "cup.byes": "Freilose: {names}",
   "cup.table": "Tisch {number}:",
   "cup.places": "Plätze {places} · Punkte {points}",

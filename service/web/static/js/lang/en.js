@@ -211,6 +211,7 @@ export default {
   "cup.col.games": "Games",
   "cup.col.byes": "Byes",
   "cup.round": "Round {round}",
+  "cup.pairings": "Printable pairings of round {round}",
   "cup.byes": "Byes: {names}",
   "cup.table": "Table {number}:",
   "cup.places": "places {places} · points {points}",

@@ -200,6 +200,7 @@ export default {
   "cup.col.games": "Parties",
   "cup.col.byes": "Exempts",
   "cup.round": "Ronde {round}",
+  "cup.pairings": "Appariements de la ronde {round} à imprimer",
   "cup.byes": "Exempts : {names}",
   "cup.table": "Table {number} :",
   "cup.places": "places {places} · points {points}",
