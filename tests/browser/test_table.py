@@ -82,6 +82,16 @@ class Reader:
         self.opponent_moves_seen = 0
         self.confirms_seen = 0
         self.confirmed = False  # whether the player's Confirm is the last thing done on the page
+        self.kinds_checked: set[str] = set()  # the kinds of control axe-core has read on this table
+
+    def after_pick(self, driver: WebDriver) -> None:
+        """A pick may offer controls no step before a move shows (a rare card's button): axe-core reads each new kind."""
+        if not self.axe:
+            return
+        kinds = driver.execute_script(_CONTROL_KINDS)
+        if not set(kinds) <= self.kinds_checked:
+            assert axe_violations(driver) == [], f"axe-core after a pick at step {self.steps}"
+            self.kinds_checked.update(kinds)
 
     def after_confirm(self, driver: WebDriver) -> None:
         """Once a move's answer is shown, the focus is on the page's table, not dropped to its body."""
@@ -130,6 +140,7 @@ class Reader:
         # assert_hand_and_bar_in_view(driver)
         if self.axe:
             assert axe_violations(driver) == [], f"axe-core at step {self.steps}"
+            self.kinds_checked.update(driver.execute_script(_CONTROL_KINDS))
 
     def in_language(self, driver: WebDriver) -> None:
         """The page speaks its language only: no translation key, no English word in another language."""
@@ -179,6 +190,15 @@ class Reader:
             rows = driver.find_elements(By.CSS_SELECTOR, ".zoo-row .card.d-white")
             assert rows and all(f.find_elements(By.CSS_SELECTOR, ".num") for f in rows)
 
+
+# A control's kind: its element, classes, the first part of its pick key ("row", "card"), whether it is
+# pressed or disabled, and whether it has words of its own or a label.
+_CONTROL_KINDS = """
+return [...new Set([...document.querySelectorAll('main button, main a, main input, main select, main [role]')].map((el) =>
+  [el.tagName, [...el.classList].sort().join('.'), (el.dataset.key || '').split(':')[0], el.getAttribute('role') || '',
+   el.getAttribute('aria-pressed') || '', el.disabled ? 'disabled' : '',
+   el.textContent.trim() ? 'text' : '', el.hasAttribute('aria-label') ? 'label' : ''].join('/')))];
+"""
 
 _FOCUS = """
 const el = document.activeElement;
