@@ -195,16 +195,16 @@ def pairings(
 def pairings_text(listed: dict[str, Any]) -> str:
     """Return a round's pairings as plain text to print and pin up.
 
-    Tables and seats are numbered as the API numbers them (from 0), so the
-    table a player reads off the sheet is the one the organiser names to
-    `annul`, and the seat the one their tournament view's `your_games` gives.
+    People read it: tables and seats are counted from 1, as the page counts
+    them, and each table gives the API's number beside it (from 0), the one
+    the organiser types to `annul` it.
     """
     lines = [f"{listed['game']} tournament {listed['id']} - round {listed['round']}", ""]
     for table in listed["tables"]:
-        # A printed sheet is read by people: it links the game's page, not its JSON. Tables and seats
-        # are numbered as the API numbers them, so the sheet's table is the one `annul` takes.
-        lines.append(f"Table {table['table']}   {table['page_url'] or '(game not created yet)'}")
-        lines += [f"  seat {seat['seat']}: {seat['name']}" for seat in table["seats"]]
+        # A printed sheet is read by people: it links the game's page, not its JSON.
+        where = table["page_url"] or "(game not created yet)"
+        lines.append(f"Table {table['table'] + 1} (API table {table['table']})   {where}")
+        lines += [f"  seat {seat['seat'] + 1}: {seat['name']}" for seat in table["seats"]]
         lines.append("")
     if listed["byes"]:
         lines.append("Byes: " + ", ".join(bye["name"] for bye in listed["byes"]))

@@ -298,6 +298,11 @@ def _check_origin(tournament: Tournament, event: RecordedEvent, game: GameFile, 
         (spec.get("name"), spec.get("bot"), spec.get("player"))
         for spec in (tournament.entrants[e].seat_spec() for e in table.entrants)
     ]
+    # A bot sits under its entrant's name; in games recorded before it did, it sat unnamed.
+    dealt = [
+        want if seat == (None, want[1], None) and want[1] is not None else seat
+        for seat, want in zip(dealt, wanted, strict=True)
+    ]
     if created.get("game") != tournament.game or created.get("seats") != len(table.entrants) or dealt != wanted:
         raise _Failure(
             event.seq, f"game {data['game_id']} does not seat this table's entrants in order", data["game_id"]

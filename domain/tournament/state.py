@@ -76,9 +76,12 @@ class Entrant:
         return identity(None if self.bot else self.name, self.bot, self.player)
 
     def seat_spec(self) -> dict[str, str]:
-        """Return how this entrant is seated in a game (`GameService.create`): a human with its entropy, if any."""
+        """Return how this entrant is seated in a game (`GameService.create`): a human with its entropy, if any.
+
+        A bot sits under its entrant's name, so the game's seats name it as the tournament does.
+        """
         if self.bot:
-            return {"bot": self.bot}
+            return {"bot": self.bot, "name": self.name} if self.name else {"bot": self.bot}
         who = {"player": self.player} if self.player is not None else {"name": str(self.name)}
         return {**who, "entropy": self.entropy} if self.entropy else who
 

@@ -471,7 +471,8 @@ def _command_seats(
                 seat["entropy"] = spec["entropy"]
             command_seats.append(seat)
         elif spec.get("bot") is not None:
-            command_seats.append({"name": None, "bot": spec["bot"], "token_sha256": None})
+            # A tournament's bot sits under its entrant's name; a bot seated by `POST /games` has none.
+            command_seats.append({"name": spec.get("name"), "bot": spec["bot"], "token_sha256": None})
         else:
             command_seats.append(None)
     return command_seats
@@ -495,8 +496,8 @@ def _unnamed(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _human(spec: Mapping[str, Any]) -> bool:
-    """Tell whether a seat spec is a person's: a guest's name or an account's player id."""
-    return spec.get("name") is not None or spec.get("player") is not None
+    """Tell whether a seat spec is a person's: a guest's name or an account's player id (a named bot is a bot)."""
+    return spec.get("bot") is None and (spec.get("name") is not None or spec.get("player") is not None)
 
 
 def _seat_token(seat: int, spec: Mapping[str, Any], token: str) -> dict[str, Any]:

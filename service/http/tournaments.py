@@ -225,14 +225,17 @@ def get_standings(tournament_id: str) -> ResponseReturnValue:
 
 @tournaments.get("/tournaments/<tournament_id>/rounds/<int:round_number>/pairings")
 def get_pairings(tournament_id: str, round_number: int) -> ResponseReturnValue:
-    """Return a round's tables, seats and game links: JSON, or printable text with `Accept: text/plain`."""
+    """Return a round's tables, seats and game links: JSON, or printable text with `Accept: text/plain`.
+
+    A browser following the page's link (it prefers HTML to JSON) gets the printable text too.
+    """
     tournament = service().check(service().load(tournament_id))
     # The URL converter takes any whole number; one past any round could not go into JSON details.
     handles = service().handles(tournament)
     listed = pairings(tournament, round_number, request.host_url, handles) if round_number <= MAX_ROUNDS else None
     if listed is None:
         raise RoundNotFound(f"tournament {tournament.id} has no round {round_number}", round=round_number)
-    if prefers("text/plain"):
+    if prefers("text/plain") or prefers("text/html"):
         return Response(pairings_text(listed), mimetype="text/plain")
     return jsonify(listed)
 

@@ -82,11 +82,19 @@ def finished(driver: WebDriver) -> bool:
     )
 
 
-def play_one(driver: WebDriver, *, allow_conflict: bool = False, max_picks: int = 40) -> bool:
+def play_one(
+    driver: WebDriver,
+    *,
+    allow_conflict: bool = False,
+    max_picks: int = 40,
+    after_confirm: Callable[[WebDriver], None] | None = None,
+    after_pick: Callable[[WebDriver], None] | None = None,
+) -> bool:
     """Pick on the table until a move is made, then confirm it; return whether a move was sent.
 
     With `allow_conflict` a 409 (another seat moved first, e.g. both picking at once) is
-    accepted: the page says so and shows the fresh table.
+    accepted: the page says so and shows the fresh table. `after_pick` checks the page
+    after each pick, `after_confirm` once the move's answer is shown.
     """
     for _ in range(max_picks):
         button = first_action(driver)
@@ -107,7 +115,11 @@ def play_one(driver: WebDriver, *, allow_conflict: bool = False, max_picks: int 
             if allow_conflict:
                 errors = [text for text in errors if "moved on before your move arrived" not in text]
             assert not errors, errors
+            if after_confirm:
+                after_confirm(driver)
             return True
+        if after_pick:
+            after_pick(driver)
     raise AssertionError(f"no move after {max_picks} picks")
 
 
@@ -127,7 +139,8 @@ def play_to_end(
             check(driver)
         if finished(driver):
             return moves
-        if play_one(driver):
+        hooks = {hook: getattr(check, hook, None) for hook in ("after_confirm", "after_pick")}
+        if play_one(driver, **hooks):
             moves += 1
     raise AssertionError(f"no result after {max_moves} moves")
 

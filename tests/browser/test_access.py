@@ -64,4 +64,6 @@ def test_the_table_reads_well_by_keyboard_and_screen_reader(browser: Callable[..
     announce = wait(driver).until(lambda d: d.find_element(By.ID, "announce").get_attribute("textContent"))
     assert announce.startswith("Bea"), announce
     assert ".." not in announce, announce
+    # The table drawn anew for her move kept the focus where Confirm left it.
+    assert driver.execute_script("return document.activeElement.id") == "turn"
     assert skipped_headings(driver) == [], "a heading level skipped"

@@ -50,12 +50,25 @@ def test_an_entrant_registers_plays_a_round_from_your_games_and_sees_the_standin
     assert "Round 1, table 1, seat" in driver.find_element(By.ID, "your-games").text
     assert "Table 1:" in driver.find_element(By.ID, "tournament").text
     assert "API" not in driver.find_element(By.ID, "tournament").text
+    # The bot goes by one name: its entrant's, in the players, at its table and (below) in its game.
+    bot = "heuristic-2 (heuristic)"
+    table = driver.find_element(By.CSS_SELECTOR, "#tournament li[data-table='0']").text
+    assert bot in table and "Bot " not in table, table
+    sheet = driver.find_element(By.CSS_SELECTOR, "a.pairings-link").get_attribute("href")
+    assert sheet.endswith(f"/tournaments/{tid}/rounds/1/pairings")
     screenshot(driver, screens, "tournament-paired")
+    game_id = play.get_attribute("href").split("#/seat/")[1].split("/")[0]
     play.click()
 
     wait(driver).until(EC.presence_of_element_located((By.ID, "turn")))
+    assert bot in driver.find_element(By.TAG_NAME, "main").text
     assert play_to_end(driver) > 0
     assert finished(driver)
+    main = driver.find_element(By.TAG_NAME, "main").text
+    assert bot in driver.find_element(By.ID, "result").text and "Bot 2" not in main
+    driver.get(f"{base_url}/#/replay/{game_id}")
+    wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#replay-board[data-shown]"))
+    assert bot in driver.find_element(By.TAG_NAME, "main").text
     driver.get(f"{base_url}/#/tournament/{tid}")
     standings = wait(driver).until(EC.presence_of_element_located((By.ID, "standings")))
     wait(driver).until(lambda d: "finished" in d.find_element(By.CSS_SELECTOR, ".facts").text)
@@ -70,3 +83,8 @@ def test_an_entrant_registers_plays_a_round_from_your_games_and_sees_the_standin
         "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     ), "sideways scroll"
     screenshot(driver, screens, "tournament-standings")
+    assert [bot in row.text for row in rows].count(True) == 1
+    # The printed pairings, as anyone following the page's link reads them: counted from 1, the bot by its name.
+    driver.get(sheet)
+    printed = driver.find_element(By.TAG_NAME, "body").text
+    assert "Table 1 (API table 0)" in printed and "seat 1: " in printed and "heuristic-2" in printed, printed

@@ -7,6 +7,9 @@ from typing import Any
 import pytest
 
 from domain.chance import seed_of
+from domain.ratings import identity
+from domain.tournament.audit import audit_bundle
+from domain.tournament.bundle import read_bundle
 from tests.support.openapi import check_response
 
 
@@ -90,6 +93,36 @@ def test_an_entrant_sees_only_their_own_seat_tokens(client):
     seat = client.get(f"/games/{ann_games[0]['game_id']}", headers=auth(ann_games[0]["token"])).json
     assert seat["you"] == ann_games[0]["seat"]
     assert "your_games" not in view(client, tournament["id"], tournament["organiser_token"])
+
+
+def test_a_bot_entrant_sits_at_its_games_under_its_entrant_name(client, fake_services):
+    # One name a bot goes by everywhere: its games' seats carry its entrant's name beside its kind.
+    tournament = create(client, format="round-robin", rounds=1)
+    ann = register(client, tournament, name="ann").json
+    bot = register(client, tournament, bot="random").json
+    named = view(client, tournament["id"])["players"][bot["entrant"]]["name"]
+    assert named == f"random-{bot['entrant'] + 1}"
+    client.post(f"/tournaments/{tournament['id']}/start", headers=auth(tournament["organiser_token"]))
+    mine = view(client, tournament["id"], ann["token"])["your_games"][0]
+    game = client.get(f"/games/{mine['game_id']}").json
+    seats = {seat["seat"]: (seat["name"], seat["bot"]) for seat in game["seats"]}
+    assert seats[mine["seat"]] == ("ann", None)
+    assert seats[1 - mine["seat"]] == (named, "random")
+    # Still a bot: it plays by itself, holds no seat token, and is rated (were the game rated) as its kind.
+    played = fake_services.games.repository.load(mine["game_id"]).seats[1 - mine["seat"]]
+    assert played.bot == "random" and played.token_sha256 is None
+    assert identity(played.name, played.bot, played.player) == "bot:random"
+    # The printed pairings and the game's export name it the same way.
+    sheet = client.get(f"/tournaments/{tournament['id']}/rounds/1/pairings", headers={"Accept": "text/plain"})
+    assert f": {named}" in sheet.get_data(as_text=True)
+    exported = client.get(f"/games/{mine['game_id']}/export").json
+    assert {"seat": 1 - mine["seat"], "name": named, "bot": "random"} in exported["header"]["seats"]
+    play_my_games(client, tournament["id"], ann["token"])
+    final = view(client, tournament["id"])
+    assert final["status"] == "finished"
+    # The tournament's audit checks each game seats its entrants as they registered: the bot by its name.
+    bundle = read_bundle(fake_services.tournament_files.export(tournament["id"]))
+    assert audit_bundle(bundle).ok
 
 
 def test_a_lost_notification_is_made_good_when_the_tournament_is_read(client, fake_services):

@@ -132,14 +132,20 @@ def test_an_organiser_runs_a_24_player_bloede_kuh_swiss_to_the_end_and_anyone_ca
     rows = list(csv.DictReader(io.StringIO(sheet.get_data(as_text=True))))
     assert len(rows) == 25 and [r["name"] for r in rows] == [s["name"] for s in final["standings"]]
     printed = client.get(f"/tournaments/{tid}/rounds/2/pairings", headers={"Accept": "text/plain"})
-    # Tables and seats numbered as the API numbers them, so the sheet's table is the one `annul` takes.
+    # Tables and seats counted from 1 for people, each table with the API's number (the one `annul` takes).
     text = printed.get_data(as_text=True)
     tables = client.get(f"/tournaments/{tid}/rounds/2/pairings").json["tables"]
     assert printed.mimetype == "text/plain" and tables[0]["table"] == 0 and tables[0]["seats"][0]["seat"] == 0
-    listed = [f"Table {t['table']}" for t in tables]
+    listed = [f"Table {t['table'] + 1} (API table {t['table']})" for t in tables]
     assert [line.split("   ")[0] for line in text.splitlines() if line.startswith("Table ")] == listed
     first = tables[0]["seats"][0]
-    assert f"  seat 0: {first['name']}" in text.splitlines()
+    assert f"  seat 1: {first['name']}" in text.splitlines()
+    # A browser following the page's link (it prefers HTML to JSON) gets the same sheet; a client the JSON.
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    followed = client.get(f"/tournaments/{tid}/rounds/2/pairings", headers={"Accept": browser})
+    assert followed.mimetype == "text/plain" and followed.get_data(as_text=True) == text
+    for accept in ("*/*", "application/json"):
+        assert client.get(f"/tournaments/{tid}/rounds/2/pairings", headers={"Accept": accept}).json["tables"] == tables
     # A printed sheet links each game's page (people read it), never its JSON.
     assert tables[0]["page_url"].endswith(f"/#/game/{tables[0]['game_id']}") and tables[0]["page_url"] in text
     assert "/games/" not in text

@@ -3,11 +3,12 @@
 import {h} from "./dom.js";
 import {list, ordinal, t} from "./i18n.js";
 
-/** Name a seat: its player's name, its bot, or "open seat". */
+/** Name a seat: its player's name, its bot (by its tournament entrant's name, if it has one), or "open seat". */
 export function seatName(seatInfo, you) {
   if (!seatInfo) return t("seat.someone");
   const number = seatInfo.seat + 1;
-  const base = seatInfo.name ? seatInfo.name : seatInfo.bot ? t("seat.bot", {number, bot: seatInfo.bot}) : seatInfo.filled ? t("seat.filled", {number}) : t("seat.open", {number});
+  const bot = seatInfo.bot && (seatInfo.name ? t("seat.bot-named", {name: seatInfo.name, bot: seatInfo.bot}) : t("seat.bot", {number, bot: seatInfo.bot}));
+  const base = bot || seatInfo.name || (seatInfo.filled ? t("seat.filled", {number}) : t("seat.open", {number}));
   return seatInfo.seat === you ? t("seat.you", {name: base}) : base;
 }
 

@@ -1,7 +1,6 @@
 // Tournaments (standings, rounds, tables with their games) and the rating table of each game.
 import {account, playingAs, sitterAs} from "./account.js";
 import {api, entries, entropyFor, explain, keepSeatReceipt} from "./api.js";
-import {seatName} from "./context.js";
 import {h, mount} from "./dom.js";
 import {GAMES, gameModule} from "./games/index.js";
 import {list, t} from "./i18n.js";
@@ -74,9 +73,8 @@ export async function tournament(main, id, code = null) {
     const focused = document.activeElement && document.activeElement.id;
     const typed = body.querySelector("#entrant-name");
     const names = new Map(cup.players.map((p) => [p.entrant, p.bot ? t("cup.bot", {name: p.name || t("cup.bot-name"), bot: p.bot}) : p.name]));
-    const bots = new Map(cup.players.filter((p) => p.bot).map((p) => [p.entrant, p.bot]));
-    // At a table a seat is named as the game's own page names it ("Bot 2 (heuristic)"), so both pages agree.
-    const atTable = (tab) => tab.entrants.map((e, seat) => (bots.has(e) ? seatName({seat, bot: bots.get(e)}, null) : names.get(e) || tab.names[seat]));
+    // A bot entrant sits at its table under its name ("heuristic-3 (heuristic)"), as its game's own page names it.
+    const atTable = (tab) => tab.entrants.map((e, seat) => names.get(e) || tab.names[seat]);
     desk.seated = atTable;
     const mine = entries.get(id);
     const organising = Boolean(organiser(id));
@@ -100,6 +98,8 @@ export async function tournament(main, id, code = null) {
             h("td", {}, fixed(l.opponents_points)), h("td", {}, l.wins), h("td", {}, l.games), h("td", {}, l.byes))))))),
       [...cup.rounds].reverse().map((r) =>
         h("section", {class: "panel"}, h("h2", {}, t("cup.round", {round: r.round})),
+          // The printed sheet (tables and seats counted from 1, the API's table number beside each): anyone may read it.
+          h("p", {}, h("a", {href: `/tournaments/${encodeURIComponent(id)}/rounds/${r.round}/pairings`, class: "pairings-link", target: "_blank", rel: "noopener"}, t("cup.pairings", {round: r.round}))),
           r.byes.length ? h("p", {}, t("cup.byes", {names: list(r.byes.map((e) => names.get(e)))})) : null,
           h("ul", {class: "game-list"}, r.tables.map((tab) =>
             h("li", {"data-table": String(tab.table)}, h("strong", {}, tableWords(tab)), " ", atTable(tab).join(", "),

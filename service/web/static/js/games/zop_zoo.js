@@ -92,7 +92,7 @@ export function board(view, ctx) {
     s.players.map((p) => ctx.spot(`seat:${p.seat}`, h("section", {class: `zoo-row ${ctx.classFor(p.seat)}`, "aria-label": t("zz.row", {name: ctx.name(p.seat)})},
       h("h3", {}, ctx.pick(`seat:${p.seat}`, h("span", {}, ctx.name(p.seat)), t("zz.give-to", {name: ctx.name(p.seat)}), "seat-pick"),
         h("span", {class: "stat"}, t("bk.total", {n: p.total})),
-        h("span", {class: "stat"}, t("zz.this-round", {win: p.round_points.as_winner, other: p.round_points.as_other}))),
+        h("span", {class: "stat phrase"}, t("zz.this-round", {win: p.round_points.as_winner, other: p.round_points.as_other}))),
       h("ol", {class: "stacks"}, p.row.map((st) => stack(st, ctx, p.seat))),
       p.bonuses.length ? h("div", {class: "bonuses"}, t("zz.bonuses"), " ",
         fan(p.bonuses.map((c) => ctx.pick(`card:${c.id}`, owned(card(c, true), p.seat, ctx), null, "stack")))) : null))));

@@ -15,6 +15,7 @@ export default {
 
   "seat.someone": "ein Spieler",
   "seat.bot": "Bot {number} ({bot})",
+  "seat.bot-named": "{name} ({bot})",
   "seat.filled": "Platz {number}",
   "seat.open": "freier Platz {number}",
   "seat.entropy-missing": "Der Server hat dir den Platz gegeben, aber sein Eintrag enthält nicht die Entropie, die dein Browser geschickt hat: Dein Beitrag ist nicht in das Austeilen eingegangen. Spiel diese Partie um nichts, was zählt.",
@@ -199,6 +200,7 @@ export default {
   "cup.col.games": "Spiele",
   "cup.col.byes": "Freilose",
   "cup.round": "Runde {round}",
+  "cup.pairings": "Paarungen der Runde {round} zum Ausdrucken",
   "cup.byes": "Freilose: {names}",
   "cup.table": "Tisch {number}:",
   "cup.places": "Plätze {places} · Punkte {points}",

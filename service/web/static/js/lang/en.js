@@ -17,6 +17,7 @@ export default {
   // Seats
   "seat.someone": "a player",
   "seat.bot": "Bot {number} ({bot})",
+  "seat.bot-named": "{name} ({bot})",
   "seat.filled": "Seat {number}",
   "seat.open": "open seat {number}",
   "seat.entropy-missing": "The server took your seat, but its record does not hold the entropy your browser sent: the deal did not take your contribution. Do not play this game for anything that matters.",
@@ -210,6 +211,7 @@ export default {
   "cup.col.games": "Games",
   "cup.col.byes": "Byes",
   "cup.round": "Round {round}",
+  "cup.pairings": "Printable pairings of round {round}",
   "cup.byes": "Byes: {names}",
   "cup.table": "Table {number}:",
   "cup.places": "places {places} · points {points}",

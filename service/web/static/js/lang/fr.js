@@ -15,6 +15,7 @@ export default {
 
   "seat.someone": "un joueur",
   "seat.bot": "Robot {number} ({bot})",
+  "seat.bot-named": "{name} ({bot})",
   "seat.filled": "Place {number}",
   "seat.open": "place libre {number}",
   "seat.entropy-missing": "Le serveur vous a donné la place, mais son enregistrement ne contient pas l'entropie envoyée par votre navigateur : la donne s'est faite sans votre contribution. Ne jouez pas cette partie pour un enjeu qui compte.",
@@ -199,6 +200,7 @@ export default {
   "cup.col.games": "Parties",
   "cup.col.byes": "Exempts",
   "cup.round": "Ronde {round}",
+  "cup.pairings": "Appariements de la ronde {round} à imprimer",
   "cup.byes": "Exempts : {names}",
   "cup.table": "Table {number} :",
   "cup.places": "places {places} · points {points}",
