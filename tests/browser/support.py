@@ -148,11 +148,18 @@ def play_to_end(
 def screenshot(driver: WebDriver, folder: Path, name: str) -> Path:
     """Save the whole page (beyond the window, at the window's width) as a PNG and print its path."""
     # The move bar sticks to the window's foot: in a picture of the whole page it belongs where it stands.
+    scrolled = driver.execute_script("return window.scrollY")
     driver.execute_script("document.querySelectorAll('.move-bar').forEach((bar) => { bar.style.position = 'static'; })")
     size = driver.execute_script("return [document.documentElement.clientWidth, document.documentElement.scrollHeight]")
     clip = {"x": 0, "y": 0, "width": size[0], "height": min(size[1], 8000), "scale": 1}
     shot = driver.execute_cdp_cmd(
         "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
+    )
+    # Then the window as the player left it: the bar pinned again, the page where it was.
+    driver.execute_script(
+        "document.querySelectorAll('.move-bar').forEach((bar) => { bar.style.position = ''; });"
+        "window.scrollTo({top: arguments[0], behavior: 'instant'})",
+        scrolled,
     )
     path = folder / f"{name}.png"
     path.write_bytes(base64.b64decode(shot["data"]))

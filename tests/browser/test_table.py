@@ -22,6 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.browser.support import (
+    assert_hand_and_bar_in_view,
     axe_violations,
     broken_card_lines,
     create_in_lobby,
@@ -137,7 +138,12 @@ class Reader:
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert not errors, errors
         self.in_language(driver)
-        # assert_hand_and_bar_in_view(driver)
+        if not finished(driver) and driver.find_elements(By.CSS_SELECTOR, "#turn.yours"):
+            # Before each move: the turn has begun, and nothing the player did since moved the page.
+            try:
+                assert_hand_and_bar_in_view(driver)
+            except AssertionError as e:
+                raise AssertionError(f"hand and move bar at step {self.steps}: {e}") from None
         if self.axe:
             assert axe_violations(driver) == [], f"axe-core at step {self.steps}"
             self.kinds_checked.update(driver.execute_script(_CONTROL_KINDS))
