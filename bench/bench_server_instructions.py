@@ -42,18 +42,28 @@ import uuid
 from pathlib import Path
 
 from bench.bench_http import BIN, GAMES, ROOT, Client, stop
-from bench.table_client import TableClient
+from bench.table_client import SocketTableClient, TableClient
 from service.adapters.connections import connect
 from tests.support.processes import children_of, free_port, http, remove_run, wait_for
 
 _TOTAL = re.compile(rb"^(?:summary|totals): (\d+)", re.MULTILINE)
 
 
-PATTERNS: dict[str, type[Client]] = {"one-request": TableClient, "get-then-post": Client}
+PATTERNS: dict[str, type[Client]] = {
+    "one-request": TableClient,
+    "get-then-post": Client,
+    "socket": SocketTableClient,
+}
 
 
-def play_moves(port: int, clients: int, moves: int, pattern: type[Client] = TableClient) -> tuple[int, int]:
-    """Play `moves` moves in all over `clients` connections; return the POSTs and GETs sent."""
+def play_moves(
+    port: int,
+    clients: int,
+    moves: int,
+    pattern: type[Client] = TableClient,
+    games: list[tuple[str, int]] = GAMES,
+) -> tuple[int, int]:
+    """Play `moves` moves in all over `clients` connections, on `games` in turn; return the moves and GETs sent."""
     counts: list[tuple[int, int]] = []
 
     def run(index: int) -> None:
@@ -61,7 +71,7 @@ def play_moves(port: int, clients: int, moves: int, pattern: type[Client] = Tabl
         wanted = moves // clients + (index < moves % clients)
         turn = index
         while len(client.posts) < wanted:
-            game, seats = GAMES[turn % len(GAMES)]
+            game, seats = games[turn % len(games)]
             # Far off: Client.play stops at the end of its game; the loop stops it at `wanted` moves.
             client.play(game, seats, deadline=time.monotonic() + 3600, moves=wanted)
             turn += 1
@@ -88,8 +98,12 @@ def main() -> int:
     parser.add_argument("--warm", type=int, default=120)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--pattern", choices=sorted(PATTERNS), default="one-request")
+    parser.add_argument("--games", default=",".join(game for game, _ in GAMES), help="the games played in turn")
+    parser.add_argument("--dump", type=Path, help="copy the measured callgrind dump here (for callgrind_annotate)")
     args = parser.parse_args()
     pattern = PATTERNS[args.pattern]
+    seats = dict(GAMES)
+    games = [(game, seats[game]) for game in args.games.split(",")]
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         print("skipped: needs valgrind (apt-get install -y valgrind)")
         return 0  # `make bench` runs on without it
@@ -112,18 +126,20 @@ def main() -> int:
         try:
             health = f"http://127.0.0.1:{port}/health"
             wait_for(lambda: http("GET", health)[0] == 200, 300, "the server under callgrind to answer")
-            play_moves(port, args.clients, args.warm, pattern)
+            play_moves(port, args.clients, args.warm, pattern, games)
             served = children_of(server.pid)
             if len(served) != 1:
                 raise SystemExit(f"expected one server worker process, found {served}")
             pid = served[0]
             subprocess.run(["callgrind_control", "-z", str(pid)], check=True, capture_output=True)
-            posts, gets = play_moves(port, args.clients, args.moves, pattern)
+            posts, gets = play_moves(port, args.clients, args.moves, pattern, games)
             subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True)
             dumps = sorted(out.glob(f"cg.{pid}.*"))
             if not dumps:
                 raise SystemExit("callgrind wrote no dump")
             total = total_instructions(dumps[-1])
+            if args.dump is not None:
+                shutil.copyfile(dumps[-1], args.dump)
         finally:
             stop([server, worker], timeout_s=30)  # a server under valgrind stops slowly
             remove_run(connect(url), prefix)
