@@ -431,6 +431,11 @@ class _Shard:
 
     async def _open(self) -> None:
         self.connection = await self.connect()
+        # redis-py's own handler of a pushed message formats the whole message for a debug log line, kept or not:
+        # the batches' messages are taken as they are.
+        setter = getattr(getattr(self.connection, "_parser", None), "set_pubsub_push_handler", None)
+        if setter is not None:
+            setter(_as_pushed)
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self._reader.add_done_callback(_log_failure)
 
@@ -496,6 +501,10 @@ class _Shard:
     async def _give_back(self, connection: AbstractConnection) -> None:
         """Close the connection (it is subscribed, or mid-answer) and let it go."""
         await self.release(connection)
+
+
+async def _as_pushed(response: Any) -> Any:
+    return response
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:
