@@ -120,7 +120,7 @@ class _SeatSocket:
         message: dict[str, Any] = orjson.loads(self.ws.recv())
         if message["type"] == "view":
             self._keep(message["view"])
-        elif message["type"] == "answer":
+        elif message["type"] == "answer" and "view" in message["answer"]:
             self._keep(message["answer"]["view"])
         return message
 
