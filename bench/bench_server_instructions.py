@@ -100,6 +100,7 @@ def main() -> int:
     parser.add_argument("--pattern", choices=sorted(PATTERNS), default="one-request")
     parser.add_argument("--games", default=",".join(game for game, _ in GAMES), help="the games played in turn")
     parser.add_argument("--dump", type=Path, help="copy the measured callgrind dump here (for callgrind_annotate)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (their instructions are summed)")
     args = parser.parse_args()
     pattern = PATTERNS[args.pattern]
     seats = dict(GAMES)
@@ -116,7 +117,7 @@ def main() -> int:
         out = Path(directory)
         server = subprocess.Popen(
             ["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={out}/cg.%p"]
-            + [str(BIN / "menagerie"), "serve", "--workers", "1", "--port", str(port)],
+            + [str(BIN / "menagerie"), "serve", "--workers", str(args.workers), "--port", str(port)],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -128,23 +129,25 @@ def main() -> int:
             wait_for(lambda: http("GET", health)[0] == 200, 300, "the server under callgrind to answer")
             play_moves(port, args.clients, args.warm, pattern, games)
             served = children_of(server.pid)
-            if len(served) != 1:
-                raise SystemExit(f"expected one server worker process, found {served}")
-            pid = served[0]
-            subprocess.run(["callgrind_control", "-z", str(pid)], check=True, capture_output=True)
+            if len(served) != args.workers:
+                raise SystemExit(f"expected {args.workers} server worker processes, found {served}")
+            for pid in served:
+                subprocess.run(["callgrind_control", "-z", str(pid)], check=True, capture_output=True)
             posts, gets = play_moves(port, args.clients, args.moves, pattern, games)
-            subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True)
-            dumps = sorted(out.glob(f"cg.{pid}.*"))
-            if not dumps:
-                raise SystemExit("callgrind wrote no dump")
-            total = total_instructions(dumps[-1])
-            if args.dump is not None:
-                shutil.copyfile(dumps[-1], args.dump)
+            total = 0
+            for index, pid in enumerate(served):
+                subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True)
+                dumps = sorted(out.glob(f"cg.{pid}.*"))
+                if not dumps:
+                    raise SystemExit("callgrind wrote no dump")
+                total += total_instructions(dumps[-1])
+                if args.dump is not None:
+                    shutil.copyfile(dumps[-1], args.dump if index == 0 else Path(f"{args.dump}.{index}"))
         finally:
             stop([server, worker], timeout_s=30)  # a server under valgrind stops slowly
             remove_run(connect(url), prefix)
     print(
-        f"server worker under callgrind, {args.clients} clients ({args.pattern}), {posts} moves, {gets} GETs"
+        f"server workers ({args.workers}) under callgrind, {args.clients} clients ({args.pattern}), {posts} moves, {gets} GETs"
         f" (after {args.warm} warm-up moves)"
     )
     print(f"instructions a move: {total / posts / 1e6:.3f} M; a request: {total / (posts + gets) / 1e6:.3f} M")
