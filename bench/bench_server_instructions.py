@@ -126,7 +126,7 @@ def main() -> int:
         worker = subprocess.Popen([str(BIN / "menagerie"), "worker"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
         try:
             health = f"http://127.0.0.1:{port}/health"
-            wait_for(lambda: http("GET", health)[0] == 200, 300, "the server under callgrind to answer")
+            wait_for(lambda: http("GET", health)[0] == 200, 900, "the server under callgrind to answer")
             play_moves(port, args.clients, args.warm, pattern, games)
             served = children_of(server.pid)
             if len(served) != args.workers:
