@@ -2,7 +2,7 @@
 
 CPU time a move (bench_http) swings by ±30% with whatever else the machine
 runs; instructions do not, so this is the figure to compare a change by. It
-starts `menagerie serve --workers 1` under `valgrind --tool=callgrind`
+starts `menagerie serve --workers 1` (`--workers N`: N processes, their counts summed) under `valgrind --tool=callgrind`
 (about 50 times slower) and one `menagerie worker` for the system's steps, on
 the Redis at REDIS_URL with a key prefix of its own, plays --warm moves
 unmeasured (imports, caches, connections), zeroes the counters, plays --moves
@@ -13,7 +13,8 @@ dumps the counters and prints the worker's instructions a move and a request.
 (`bench.table_client`): the action's answer holds the mover's view, and a seat
 reads its view only when it must act and holds an older one; `get-then-post`
 is bench_http's client, a GET before every POST, as clients played before the
-answer held the view.
+answer held the view; `socket` is `bench.table_client.SocketTableClient`, a
+socket a seat (`--games bloede-kuh` plays the game bench_peer plays).
 Games are dealt from fresh seeds, so two runs differ by about 1%. Only what
 runs in user space is counted (not the kernel's socket work), and only the
 server's worker process (not the client, Redis or the RQ worker). Removes its keys.
@@ -24,7 +25,8 @@ request, GETs a move): get-then-post 2.83 / 1.38, 1.05; one-request 2.92 /
 playing every seat the next mover's read stays, so here it is not repaid.
 
 Needs valgrind (`apt-get install -y valgrind`).
-Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_server_instructions [--moves 400] [--clients 4] [--pattern one-request|get-then-post]
+Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_server_instructions [--moves 400] [--clients 4]
+     [--pattern one-request|get-then-post|socket] [--games bloede-kuh] [--workers 1] [--dump FILE]
 """
 
 from __future__ import annotations
