@@ -19,7 +19,8 @@ redis-server of its own that syncs its append-only file on every write
   other seats moved since its last answer);
 - `Men. socket`, by `bench.table_client.SocketTableClient`, as boardgame.io's
   client plays: a socket a seat (`GET /games/{id}/socket`), a move an `act`
-  message, every seat sent its view after every batch.
+  message whose answer holds the mover's view (`"view": true`), every other
+  seat sent its view after every batch.
 
 Both systems run throughout; at each client level each is measured in turn,
 back to back, boardgame.io first in the odd repeats and Menagerie first in the

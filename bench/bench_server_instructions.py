@@ -2,7 +2,7 @@
 
 CPU time a move (bench_http) swings by ±30% with whatever else the machine
 runs; instructions do not, so this is the figure to compare a change by. It
-starts `menagerie serve --workers 1` under `valgrind --tool=callgrind`
+starts `menagerie serve --workers 1` (`--workers N`: N processes, their counts summed) under `valgrind --tool=callgrind`
 (about 50 times slower) and one `menagerie worker` for the system's steps, on
 the Redis at REDIS_URL with a key prefix of its own, plays --warm moves
 unmeasured (imports, caches, connections), zeroes the counters, plays --moves
@@ -13,7 +13,8 @@ dumps the counters and prints the worker's instructions a move and a request.
 (`bench.table_client`): the action's answer holds the mover's view, and a seat
 reads its view only when it must act and holds an older one; `get-then-post`
 is bench_http's client, a GET before every POST, as clients played before the
-answer held the view.
+answer held the view; `socket` is `bench.table_client.SocketTableClient`, a
+socket a seat (`--games bloede-kuh` plays the game bench_peer plays).
 Games are dealt from fresh seeds, so two runs differ by about 1%. Only what
 runs in user space is counted (not the kernel's socket work), and only the
 server's worker process (not the client, Redis or the RQ worker). Removes its keys.
@@ -24,7 +25,8 @@ request, GETs a move): get-then-post 2.83 / 1.38, 1.05; one-request 2.92 /
 playing every seat the next mover's read stays, so here it is not repaid.
 
 Needs valgrind (`apt-get install -y valgrind`).
-Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_server_instructions [--moves 400] [--clients 4] [--pattern one-request|get-then-post]
+Run: REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.bench_server_instructions [--moves 400] [--clients 4]
+     [--pattern one-request|get-then-post|socket] [--games bloede-kuh] [--workers 1] [--dump FILE]
 """
 
 from __future__ import annotations
@@ -42,18 +44,28 @@ import uuid
 from pathlib import Path
 
 from bench.bench_http import BIN, GAMES, ROOT, Client, stop
-from bench.table_client import TableClient
+from bench.table_client import SocketTableClient, TableClient
 from service.adapters.connections import connect
 from tests.support.processes import children_of, free_port, http, remove_run, wait_for
 
 _TOTAL = re.compile(rb"^(?:summary|totals): (\d+)", re.MULTILINE)
 
 
-PATTERNS: dict[str, type[Client]] = {"one-request": TableClient, "get-then-post": Client}
+PATTERNS: dict[str, type[Client]] = {
+    "one-request": TableClient,
+    "get-then-post": Client,
+    "socket": SocketTableClient,
+}
 
 
-def play_moves(port: int, clients: int, moves: int, pattern: type[Client] = TableClient) -> tuple[int, int]:
-    """Play `moves` moves in all over `clients` connections; return the POSTs and GETs sent."""
+def play_moves(
+    port: int,
+    clients: int,
+    moves: int,
+    pattern: type[Client] = TableClient,
+    games: list[tuple[str, int]] = GAMES,
+) -> tuple[int, int]:
+    """Play `moves` moves in all over `clients` connections, on `games` in turn; return the moves and GETs sent."""
     counts: list[tuple[int, int]] = []
 
     def run(index: int) -> None:
@@ -61,7 +73,7 @@ def play_moves(port: int, clients: int, moves: int, pattern: type[Client] = Tabl
         wanted = moves // clients + (index < moves % clients)
         turn = index
         while len(client.posts) < wanted:
-            game, seats = GAMES[turn % len(GAMES)]
+            game, seats = games[turn % len(games)]
             # Far off: Client.play stops at the end of its game; the loop stops it at `wanted` moves.
             client.play(game, seats, deadline=time.monotonic() + 3600, moves=wanted)
             turn += 1
@@ -88,8 +100,13 @@ def main() -> int:
     parser.add_argument("--warm", type=int, default=120)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--pattern", choices=sorted(PATTERNS), default="one-request")
+    parser.add_argument("--games", default=",".join(game for game, _ in GAMES), help="the games played in turn")
+    parser.add_argument("--dump", type=Path, help="copy the measured callgrind dump here (for callgrind_annotate)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (their instructions are summed)")
     args = parser.parse_args()
     pattern = PATTERNS[args.pattern]
+    seats = dict(GAMES)
+    games = [(game, seats[game]) for game in args.games.split(",")]
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         print("skipped: needs valgrind (apt-get install -y valgrind)")
         return 0  # `make bench` runs on without it
@@ -102,7 +119,7 @@ def main() -> int:
         out = Path(directory)
         server = subprocess.Popen(
             ["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={out}/cg.%p"]
-            + [str(BIN / "menagerie"), "serve", "--workers", "1", "--port", str(port)],
+            + [str(BIN / "menagerie"), "serve", "--workers", str(args.workers), "--port", str(port)],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -111,24 +128,28 @@ def main() -> int:
         worker = subprocess.Popen([str(BIN / "menagerie"), "worker"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
         try:
             health = f"http://127.0.0.1:{port}/health"
-            wait_for(lambda: http("GET", health)[0] == 200, 300, "the server under callgrind to answer")
-            play_moves(port, args.clients, args.warm, pattern)
+            wait_for(lambda: http("GET", health)[0] == 200, 900, "the server under callgrind to answer")
+            play_moves(port, args.clients, args.warm, pattern, games)
             served = children_of(server.pid)
-            if len(served) != 1:
-                raise SystemExit(f"expected one server worker process, found {served}")
-            pid = served[0]
-            subprocess.run(["callgrind_control", "-z", str(pid)], check=True, capture_output=True)
-            posts, gets = play_moves(port, args.clients, args.moves, pattern)
-            subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True)
-            dumps = sorted(out.glob(f"cg.{pid}.*"))
-            if not dumps:
-                raise SystemExit("callgrind wrote no dump")
-            total = total_instructions(dumps[-1])
+            if len(served) != args.workers:
+                raise SystemExit(f"expected {args.workers} server worker processes, found {served}")
+            for pid in served:
+                subprocess.run(["callgrind_control", "-z", str(pid)], check=True, capture_output=True)
+            posts, gets = play_moves(port, args.clients, args.moves, pattern, games)
+            total = 0
+            for index, pid in enumerate(served):
+                subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True)
+                dumps = sorted(out.glob(f"cg.{pid}.*"))
+                if not dumps:
+                    raise SystemExit("callgrind wrote no dump")
+                total += total_instructions(dumps[-1])
+                if args.dump is not None:
+                    shutil.copyfile(dumps[-1], args.dump if index == 0 else Path(f"{args.dump}.{index}"))
         finally:
             stop([server, worker], timeout_s=30)  # a server under valgrind stops slowly
             remove_run(connect(url), prefix)
     print(
-        f"server worker under callgrind, {args.clients} clients ({args.pattern}), {posts} moves, {gets} GETs"
+        f"server workers ({args.workers}) under callgrind, {args.clients} clients ({args.pattern}), {posts} moves, {gets} GETs"
         f" (after {args.warm} warm-up moves)"
     )
     print(f"instructions a move: {total / posts / 1e6:.3f} M; a request: {total / (posts + gets) / 1e6:.3f} M")

@@ -60,9 +60,10 @@ class SocketTableClient(Client):
 
     A move goes as an `act` message on the mover's socket; every seat's socket
     is sent its view after every batch, as boardgame.io sends each seat its
-    state after every move, so no view is ever read with a GET. A move is timed
-    from its message to the mover's socket holding the view after it (the
-    answer comes on the way): until the mover knows what happened, as
+    state after every move, so no view is ever read with a GET; the mover's
+    comes in its move's answer (`"view": true`), not as a message of its own. A
+    move is timed from its message to the mover's socket holding the view after
+    it: until the mover knows what happened, as
     boardgame.io's client times it. The game is created over HTTP and its four
     sockets opened inside the window (Menagerie's sockets are a game's, where
     boardgame.io's are reused from game to game).
@@ -118,8 +119,15 @@ class _SeatSocket:
     def _next(self) -> dict[str, Any]:
         message: dict[str, Any] = orjson.loads(self.ws.recv())
         if message["type"] == "view":
-            self.latest = message["view"]
+            self._keep(message["view"])
+        elif message["type"] == "answer" and "view" in message["answer"]:
+            self._keep(message["answer"]["view"])
         return message
+
+    def _keep(self, view: dict[str, Any]) -> None:
+        # A move's answer holds the view at the move's version: a view pushed before it may be newer.
+        if self.latest is None or view["version"] >= self.latest["version"]:
+            self.latest = view
 
     def view_at(self, version: int) -> dict[str, Any]:
         """Return the seat's view at `version` or later (reading on through older ones)."""
@@ -132,8 +140,9 @@ class _SeatSocket:
         return self.view_at(version + 1)
 
     def act(self, action: dict[str, Any], version: int) -> dict[str, Any]:
-        """Send a move; return its answer or error (the views before it are kept)."""
-        self.ws.send(orjson.dumps({"type": "act", "action": action, "expected_version": version}).decode())
+        """Send a move; return its answer (holding the mover's view after it) or error (the views before it are kept)."""
+        move = {"type": "act", "action": action, "expected_version": version, "view": True}
+        self.ws.send(orjson.dumps(move).decode())
         while (message := self._next())["type"] == "view":
             pass
         return message

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -53,6 +54,7 @@ from redis.asyncio.connection import AbstractConnection
 from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from domain.events import RecordedEvent
 from service.adapters.connections import STORE_UNAVAILABLE
@@ -67,6 +69,9 @@ RENDERED_PER_GAME = 256
 # How often at most a watched game's key is looked at, once its stream has been idle as long;
 # each shard's connection is pinged as often.
 GONE_CHECK_S = 2.0
+# How long a shard's connection may be silent (its pings unanswered) before it is failed, when its
+# client states no socket timeout.
+SILENCE_S = 20.0
 # What a failed subscription (or a shard's connection that failed) means to its watchers.
 SUBSCRIPTION_FAILED: tuple[type[Exception], ...] = (*STORE_UNAVAILABLE, ResponseError)
 AsyncStore = Redis | RedisCluster
@@ -392,6 +397,10 @@ class _Shard:
         self._opening: asyncio.Task[None] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._sends: asyncio.Lock = asyncio.Lock()
+        # When the connection last answered (on the loop's clock), and how long a silence fails it: its
+        # socket's timeout. The pings keep a live one answering; no timer a message is armed for it.
+        self.heard_at = 0.0
+        self.silence_s = SILENCE_S
 
     @property
     def open(self) -> bool:
@@ -415,9 +424,17 @@ class _Shard:
             )
 
     def ping(self) -> None:
-        """Ping the connection: its answer keeps the read within its socket's timeout, and a dead one fails it."""
-        if self.open:
-            asyncio.get_running_loop().create_task(self._send(b"ping", b"", None)).add_done_callback(_retrieve)
+        """Ping the connection: its answer keeps it within its socket's timeout; one silent that long fails."""
+        if not self.open:
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() - self.heard_at > self.silence_s:
+            reader = self._reader
+            self._end(RedisTimeoutError(f"the shard's connection was silent for {self.silence_s:g} s"))
+            if reader is not None:
+                reader.cancel()
+            return
+        loop.create_task(self._send(b"ping", b"", None)).add_done_callback(_retrieve)
 
     def close(self) -> None:
         """Close the connection (its subscriptions go with it); what waited on it fails."""
@@ -431,6 +448,13 @@ class _Shard:
 
     async def _open(self) -> None:
         self.connection = await self.connect()
+        self.heard_at = asyncio.get_running_loop().time()
+        self.silence_s = getattr(self.connection, "socket_timeout", None) or SILENCE_S
+        # redis-py's own handler of a pushed message formats the whole message for a debug log line, kept or not:
+        # the batches' messages are taken as they are.
+        setter = getattr(getattr(self.connection, "_parser", None), "set_pubsub_push_handler", None)
+        if setter is not None:
+            setter(_as_pushed)
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self._reader.add_done_callback(_log_failure)
 
@@ -444,15 +468,20 @@ class _Shard:
             await connection.send_packed_command(command, check_health=False)
 
     async def _read(self) -> None:
-        assert self.connection is not None
+        connection = self.connection
+        assert connection is not None
+        loop = asyncio.get_running_loop()
         try:
             while True:
                 try:
-                    # RESP3 (redis-py's default) pushes the messages and confirmations: take them here.
-                    reply = await self.connection.read_response(push_request=True)
+                    # RESP3 (redis-py's default) pushes the messages and confirmations: take them here. No
+                    # timeout a read (a timer each message): `ping` fails a connection silent too long.
+                    reply = await connection.read_response(timeout=math.inf, push_request=True)
                 except ResponseError as error:  # the oldest command unconfirmed was refused (on a cluster, MOVED)
+                    self.heard_at = loop.time()
                     self._confirm(None, None, error)
                     continue
+                self.heard_at = loop.time()
                 if not isinstance(reply, list):
                     self._confirm(b"ping", b"", None)  # RESP3's PONG (RESP2's is a list: `pong` and nothing)
                     continue
@@ -464,12 +493,16 @@ class _Shard:
         except asyncio.CancelledError:
             raise
         except Exception as error:  # noqa: BLE001 — whatever ended the read, its watchers are told and resume
-            self.failed = True
-            self._fail_asked(error)
-            self.on_lost(self, error)
-            if self.connection is not None:
-                await self._give_back(self.connection)
-                self.connection = None
+            self._end(error)
+
+    def _end(self, error: BaseException) -> None:
+        """Fail the shard: what waited on it fails, its watchers are told (and resume), its connection goes."""
+        self.failed = True
+        self._fail_asked(error)
+        self.on_lost(self, error)
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            asyncio.get_running_loop().create_task(self._give_back(connection)).add_done_callback(_retrieve)
 
     def _confirm(self, kind: bytes | None, channel: bytes | None, error: ResponseError | None) -> None:
         """Pair an answer with the oldest command unconfirmed; an unasked `sunsubscribe` (a slot moved) fails its game."""
@@ -496,6 +529,10 @@ class _Shard:
     async def _give_back(self, connection: AbstractConnection) -> None:
         """Close the connection (it is subscribed, or mid-answer) and let it go."""
         await self.release(connection)
+
+
+async def _as_pushed(response: Any) -> Any:
+    return response
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:

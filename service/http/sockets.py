@@ -32,6 +32,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from flask import Flask
 from granian.rsgi import ProtocolClosed, Scope, WebsocketMessageType, WebsocketProtocol
 from marshmallow import ValidationError
@@ -41,7 +42,7 @@ from domain.events import RecordedEvent
 from domain.game import FINISHED, Game, replay
 from domain.ids import is_game_id
 from projections.game import game_view
-from service.adapters.cache import Bounded
+from service.adapters.cache import AggregateCache, Bounded
 from service.errors import GameNotFound, MalformedJson, MissingToken
 from service.http import MAX_BODY_BYTES
 from service.http.auth import seat_for
@@ -52,6 +53,7 @@ from service.http.moves import play
 from service.http.requests import NOT_AN_OBJECT, bearer_of, parse_json, services
 from service.http.streams import GAME_OVER
 from service.http.subscriptions import Subscription
+from service.http.views import view_after
 
 if TYPE_CHECKING:
     from service.http.fanout import Feeds
@@ -61,13 +63,15 @@ log = logging.getLogger(__name__)
 
 PATH = re.compile(r"^/games/([^/]{1,64})/socket$")
 # A message's own fields beside the HTTP body's (`action`, `expected_version`).
-ENVELOPE = frozenset(("type", "idempotency_key", "ref"))
+ENVELOPE = frozenset(("type", "idempotency_key", "ref", "view"))
 # What a client may tag a message with to match its answer: a short string or a number.
 _REF = re.compile(r"^[\x20-\x7e]{1,100}$")
 # How long a socket opened without an Authorization header has to send its hello.
 HELLO_S = 30.0
 # How long a socket whose view feed ended (the store went away) waits before following the game again.
 RESUME_S = 1.0
+# How a view message begins: the view's JSON follows, then the message's closing brace.
+VIEW_OPENS = b'{"type":"view","view":'
 # Games folded on to a version, shared by the sockets of a game in this process (the seats fold each batch once).
 _FOLDED = Bounded[tuple[str, int, int], Game](1024)
 
@@ -81,16 +85,25 @@ class _OverLimit(Exception):
 
 
 class SocketMove:
-    """A move as an `act` message carries it: the HTTP body's fields, the key beside them, no view asked for.
+    """A move as an `act` message carries it: the HTTP body's fields, the key and the view's ask beside them.
 
-    The view is not asked for: it follows the batch on the socket anyway.
+    Without `"view": true` the answer holds no view: the view after the batch
+    follows on the socket anyway. With it, the answer holds the mover's view
+    (the session adds it, not `play`: usually the socket's feed has made it
+    already), and no view message as old follows: one message a move to the
+    mover instead of two.
     """
 
     def __init__(self, message: dict[str, Any]) -> None:
         self.message = message
+        self.view = False  # whether the message asked for the view in its answer (once `play` checked it)
 
     def wants_view(self) -> bool:
-        return False
+        view = self.message.get("view", False)
+        if type(view) is not bool:
+            raise ValidationError({"view": ["view is true or false"]})
+        self.view = view
+        return False  # not `play`'s to make: see the class
 
     def idempotency_key(self) -> str | None:
         key: str | None = self.message.get("idempotency_key")
@@ -104,6 +117,29 @@ class SeatViews(Subscription):
     """A seat's socket as a watcher of its game: no event messages, its view as JSON after every batch."""
 
     view_kind = "socket-view"
+    # The process's games as its moves left them (service.adapters.cache): a batch this process appended is
+    # folded there already; one it did not is kept there once folded, so the seat's next move starts from it.
+    games: AggregateCache[Game] | None = None
+
+    @property
+    def viewed_at(self) -> int:
+        """The version of the last view made for the seat (-1 before the first)."""
+        return self._viewed_at
+
+    def viewed(self, version: int) -> None:
+        """Note that the seat was sent its view at `version` (in a move's answer): no view as old is pushed after it."""
+        self._viewed_at = max(self._viewed_at, version)
+
+    def view_from_kept(self, version: int) -> tuple[int, bytes] | None:
+        """Return the seat's view message at `version` or later from the game this process keeps, noted as shown.
+
+        None if it keeps none that new (another process's move, since moved on here).
+        """
+        game = self.games.peek(self.stream_id) if self.games is not None else None
+        if game is None or game.version < version:
+            return None
+        self.viewed(game.version)
+        return game.version, self._view_message(game)
 
     def messages(self, batch: Sequence[RecordedEvent], rendered: Any = None) -> list[bytes]:
         """Return the seat's view after the batch's new events (none if it showed that version already)."""
@@ -116,15 +152,22 @@ class SeatViews(Subscription):
         return [] if view is None else [view]
 
     def _view_message(self, game: Game) -> bytes:
-        return b'{"type":"view","view":%s}' % encode(game_view(game, self.seat, handles=self.handles(game)))
+        return VIEW_OPENS + encode(game_view(game, self.seat, handles=self.handles(game))) + b"}"
 
     def _folded(self, game: Game, events: Sequence[RecordedEvent]) -> Game:
         # Every seat's socket on this process folds the same batch onto the same version: once is enough.
-        key = (self.stream_id, game.version, events[-1].seq)
+        # A batch a move on this process appended was folded by that move: the game it kept is the same.
+        version = events[-1].seq
+        kept = self.games.peek(self.stream_id) if self.games is not None else None
+        if kept is not None and kept.version == version:
+            return kept
+        key = (self.stream_id, game.version, version)
         folded = _FOLDED.get(key)
         if folded is None:
             folded = replay(events, game)
             _FOLDED.put(key, folded)
+            if self.games is not None:
+                self.games.keep(self.stream_id, folded)  # unless a newer one is kept already
         return folded
 
 
@@ -154,6 +197,11 @@ class _Session:
         self.app, self.call, self.feeds = app, run, feeds
         self.game_id, self.address, self.transport = game_id, address, transport
         self.token: str | None = None
+        self.views: SeatViews | None = None
+        # While a move that may ask for its view is played: the views made meanwhile wait (the newest, and its
+        # version), for its answer to carry; whatever does not go in the answer is sent after it.
+        self.holding = False
+        self.held: tuple[int, bytes] | None = None
 
     async def run(self, token: str | None) -> None:
         if token is None:
@@ -165,7 +213,7 @@ class _Session:
         except Exception as error:  # noqa: BLE001 - each is answered as HTTP answers it; then the socket ends
             await self._send_error(error, None)
             return
-        self.token = token
+        self.token, self.views = token, views
         pushing = asyncio.ensure_future(self._push(views))
         try:
             while True:
@@ -211,6 +259,7 @@ class _Session:
             seat = seat_for(game, token)
             views = SeatViews(self.game_id, game.version, GAME_OVER, ("seat", seat), _no_event, game, seat)
             views.handles = s.players.at_seats
+            views.games = s.repository.games
             views.ended = game.status == FINISHED  # its last view is all there is to send
             return views
 
@@ -219,7 +268,11 @@ class _Session:
         try:
             while True:
                 async for chunk in self.feeds.follow(views):
-                    if chunk[:1] == b"{":  # the stream's comments (a retry hint, a heartbeat) are not for a socket
+                    if chunk[:1] != b"{":
+                        continue  # the stream's comments (a retry hint, a heartbeat) are not for a socket
+                    if self.holding:
+                        self.held = (views.viewed_at, chunk)  # a chunk is one view message, newer than any held
+                    else:
                         await self.transport.send_str(chunk.decode())
                 if views.ended:
                     return
@@ -231,16 +284,51 @@ class _Session:
             log.exception("the views of a socket on game %s failed", self.game_id)
 
     async def _answer(self, data: bytes | str) -> None:
-        """Play one message's move and send its answer, or its error; either way the socket stays open."""
-        ref, answer = await self.call(self._handle, data)
+        """Play one message's move and send its answer, or its error; either way the socket stays open.
+
+        A move that asks for its view (which a glance at the message tells, before it is parsed) holds the
+        views made while it is played: the feed usually makes the mover's own before the move's answer is
+        back, and it goes in the answer instead of in a message of its own.
+        """
+        self.holding = (b'"view"' in data) if isinstance(data, bytes) else ('"view"' in data)
+        try:
+            ref, answer, wants_view = await self.call(self._handle, data)
+            if not isinstance(answer, Exception) and wants_view:
+                await self._add_view(answer)
+        finally:
+            held, self.held, self.holding = self.held, None, False
         if isinstance(answer, Exception):
             await self._send_error(answer, ref)
-            return
-        out = {"type": "answer", "status": 200, "answer": answer} | ({} if ref is None else {"ref": ref})
-        await self.transport.send_str(encode(out).decode())
+        else:
+            out = {"type": "answer", "status": 200, "answer": answer} | ({} if ref is None else {"ref": ref})
+            await self.transport.send_str(encode(out).decode())
+        if held is not None and (self.views is None or held[0] > self.views.viewed_at - (not wants_view)):
+            await self.transport.send_str(held[1].decode())
 
-    def _handle(self, data: bytes | str) -> tuple[str | int | None, dict[str, Any] | Exception]:
-        """Play a message's move (on the app's threads); return its `ref` and its answer, or what refused it.
+    async def _add_view(self, answer: dict[str, Any]) -> None:
+        """Put the mover's view, at the answer's version or newer, in its answer: the feed's, or one made now."""
+        assert self.views is not None
+        version = answer["version"]
+        if self.held is not None and self.held[0] >= version:
+            _, message = self.held
+        else:
+            made = self.views.view_from_kept(version)
+            if made is None:
+                answer["view"] = await self.call(self._view_after, version)
+                self.views.viewed(version)
+                return
+            _, message = made
+        answer["view"] = orjson.Fragment(message[len(VIEW_OPENS) : -1])
+
+    def _view_after(self, version: int) -> orjson.Fragment:
+        """Return the seat's view at `version` as an HTTP answer holds it (on the app's threads)."""
+        assert self.views is not None and self.views.seat is not None
+        with self.app.app_context():
+            return view_after(self.game_id, version, self.views.seat)
+
+    def _handle(self, data: bytes | str) -> tuple[str | int | None, dict[str, Any] | Exception, bool]:
+        """Play a message's move (on the app's threads); return its `ref`, its answer or what refused it, and
+        whether it asked for its view.
 
         As over HTTP, every message counts on its client's rate limit for moves first, whatever it holds.
         """
@@ -256,9 +344,10 @@ class _Session:
                 ref = _ref(message)
                 if message.get("type") != "act":
                     raise ValidationError({"type": ['a message on this socket is {"type": "act", ...}']})
-                return ref, play(self.game_id, self.token, SocketMove(message))
+                move = SocketMove(message)
+                return ref, play(self.game_id, self.token, move), move.view
         except Exception as error:  # noqa: BLE001 - each is answered as HTTP answers it
-            return ref, error
+            return ref, error, False
 
     async def _send_error(self, error: Exception, ref: str | int | None) -> None:
         if isinstance(error, _OverLimit):

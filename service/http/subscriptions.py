@@ -96,8 +96,8 @@ class Subscription:
         beyond = [event for event in batch if self.game.version < event.seq <= self.cursor]
         if beyond:
             self.game = self._folded(self.game, beyond)
-        if self.cursor < self.game.version or self._viewed_at == self.game.version:
-            return None  # still catching up to the version the game was read at, or already shown
+        if self.cursor < self.game.version or self._viewed_at >= self.game.version:
+            return None  # still catching up to the version the game was read at, or shown already (or a newer one)
         game, self._viewed_at = self.game, self.game.version
         # Keyed by seat, not audience: once a game is over everyone shares its events, never its views.
         # And by the kind of message: an SSE stream's and a socket's views of one version differ.

@@ -10,11 +10,12 @@ import orjson
 import pytest
 from flask.testing import FlaskClient
 from redis.asyncio import Redis as AsyncRedis
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from domain.events import RecordedEvent
 from service.bootstrap import Services
 from service.http import create_app
-from service.http.fanout import HEARTBEAT_S, Feeds
+from service.http.fanout import HEARTBEAT_S, Feeds, _Shard
 from service.http.streams import FANOUT
 from service.http.subscriptions import HEARTBEAT, MOVED, Handoff, Subscription
 from tests.support.processes import url_of
@@ -347,3 +348,51 @@ def test_a_game_first_watched_beside_another_is_subscribed_on_the_same_connectio
     chunks = run(test)
     assert event_ids(chunks) == list(range(version + 1, final[0] + 1))
     assert shared == [1]
+
+
+def test_a_shard_s_connection_silent_for_its_socket_timeout_is_failed_at_a_ping_and_its_watchers_told():
+    """No timer is armed a message read: the pings' answers keep a connection alive, and a ping finds a silent one."""
+
+    class Silent:
+        """A connection that takes commands and never answers (a Redis that hangs)."""
+
+        socket_timeout = 7.0
+
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+            self.released = False
+
+        def pack_command(self, *parts: Any) -> bytes:
+            return b" ".join(part if isinstance(part, bytes) else str(part).encode() for part in parts)
+
+        async def send_packed_command(self, command: bytes, check_health: bool = True) -> None:
+            self.sent.append(command)
+
+        async def read_response(self, **options: Any) -> Any:
+            await asyncio.Event().wait()
+
+    async def scenario() -> tuple[list[BaseException], Silent, _Shard, bool]:
+        connection = Silent()
+        lost: list[BaseException] = []
+
+        async def connect() -> Any:
+            return connection
+
+        async def release(given: Any) -> None:
+            given.released = True
+
+        shard = _Shard("store", connect, release, lambda channel, payload: None, lambda s, e: lost.append(e), print)
+        await shard._open()
+        assert shard.silence_s == 7.0  # the connection's own socket timeout
+        shard.ping()  # heard from just now: a ping goes out
+        await asyncio.sleep(0)
+        alive = shard.open and not lost
+        shard.heard_at -= 8.0  # as if nothing had come for longer than the timeout
+        shard.ping()
+        await asyncio.sleep(0)
+        return lost, connection, shard, alive
+
+    lost, connection, shard, alive = asyncio.run(scenario())
+    assert alive and connection.sent == [b"PING"]
+    assert len(lost) == 1 and isinstance(lost[0], RedisTimeoutError)
+    assert shard.failed and not shard.open and shard.connection is None and connection.released

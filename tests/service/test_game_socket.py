@@ -57,6 +57,8 @@ class Socket:
             url.replace("http://", "ws://") + f"/games/{game_id}/socket", header=headers, timeout=TIMEOUT_S
         )
         self.views: list[dict[str, Any]] = []
+        # Each view the socket brought, a view message's or an answer's, in the order they came.
+        self.arrived: list[tuple[str, dict[str, Any]]] = []
 
     def send(self, message: Any) -> None:
         self.ws.send(message if isinstance(message, str) else json.dumps(message))
@@ -72,7 +74,14 @@ class Socket:
         message: dict[str, Any] = json.loads(text)
         if message["type"] == "view":
             self.views.append(message["view"])
+            self.arrived.append(("view", message["view"]))
+        elif message["type"] == "answer" and "view" in message["answer"]:
+            self.arrived.append(("answer", message["answer"]["view"]))
         return message
+
+    def newest(self) -> dict[str, Any]:
+        """Return the newest view the socket brought (a view message's or an answer's)."""
+        return max((view for _, view in self.arrived), key=lambda view: view["version"])
 
     def reply(self) -> dict[str, Any]:
         """Return the next answer or error, keeping the views that come before it."""
@@ -158,6 +167,53 @@ def test_a_seat_plays_a_whole_game_on_its_socket_against_bots_seeing_only_its_ow
         assert view["you"] == 0
         past = view_of(api, game_id, tokens[0], at=view["version"])
         assert {**view, "legal_actions": []} == past
+
+
+def test_a_move_that_asks_for_its_view_gets_it_in_its_answer_and_no_view_as_old_after_it(api):
+    game_id, tokens = new_game(api, [{"name": "ann"}, {"bot": "heuristic"}, {"bot": "heuristic"}])
+    socket = Socket(api, game_id, tokens[0])
+    answers: list[dict[str, Any]] = []
+    try:
+        # A view asked for with anything but a boolean is a body the schema refuses; the socket stays open.
+        socket.send({"type": "act", "action": {"type": "knock"}, "view": "yes", "ref": "ask"})
+        refused = socket.reply()
+        assert refused["status"] == 400 and refused["ref"] == "ask", refused
+        assert refused["error"]["code"] == "invalid_request" and "view" in json.dumps(refused["error"])
+        socket.view_at_least(1)
+        while (latest := socket.newest())["status"] != "finished":
+            if 0 not in latest["to_act"] or not latest["legal_actions"]:
+                message = socket.next()  # a bot's turn or a deal: the view after it comes
+                assert message is not None and message["type"] == "view", message
+                continue
+            act = {"type": "act", "action": latest["legal_actions"][0], "expected_version": latest["version"]}
+            socket.send({**act, "view": True})
+            answer = socket.reply()
+            if answer.get("status") == 409:
+                # Another seat reacted first: the view after its move comes (unless it came already).
+                assert answer["error"]["code"] == "version_conflict", answer
+                if socket.newest()["version"] == latest["version"]:
+                    socket.next()
+                continue
+            assert answer["type"] == "answer" and answer["status"] == 200, answer
+            # The mover's view at the move's version, or a newer one when the bots moved on before the answer went.
+            assert answer["answer"]["view"]["version"] >= answer["answer"]["version"] > latest["version"]
+            assert answer["answer"]["view"]["you"] == 0
+            answers.append(answer["answer"])
+    finally:
+        socket.close()
+    assert len(answers) > 3
+    # No view message of a version an answer held, or an older one, came after that answer.
+    for index, (kind, view) in enumerate(socket.arrived):
+        if kind == "answer":
+            later = [other["version"] for how, other in socket.arrived[index + 1 :] if how == "view"]
+            assert all(version > view["version"] for version in later), (view["version"], later)
+    versions = [view["version"] for kind, view in socket.arrived if kind == "view"]
+    assert versions == sorted(set(versions))  # the view messages never went back, nor came twice
+    # Each answer's view is the seat's own, as GET /games/{id} showed it at that version.
+    for answered in answers[::3]:  # a sample: each is a request
+        past = view_of(api, game_id, tokens[0], at=answered["view"]["version"])
+        assert {**answered["view"], "legal_actions": []} == past
+    assert socket.newest() == view_of(api, game_id, tokens[0])
 
 
 def test_a_move_refused_on_the_socket_is_refused_as_over_http_and_nothing_changes(api):
