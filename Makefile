@@ -61,7 +61,7 @@ COVERAGE_FLOOR ?= 90
 # and MENAGERIE_RULES makes each run fail if the other kind is loaded (tests/test_compiled_rules.py).
 RULES_BUILT = $$(test -f .compiled/manifest.json && echo compiled || echo pure)
 test: setup  ## the whole suite and its coverage (real-Redis tests need REDIS_URL; they are skipped loudly without it), then the fast tests compiled
-	MENAGERIE_PURE=1 MENAGERIE_RULES=pure $(BIN)/python -m pytest -n 2 --cov --cov-report= --cov-fail-under=$(COVERAGE_FLOOR)
+	MENAGERIE_PURE=1 MENAGERIE_RULES=pure $(BIN)/python -m pytest -n 2 --durations=15 --cov --cov-report= --cov-fail-under=$(COVERAGE_FLOOR)
 	@if [ $(RULES_BUILT) = compiled ]; then echo "== the fast tests and the bad-input tests against the compiled rules"; \
 	  MENAGERIE_RULES=compiled $(BIN)/python -m pytest -n 2 -q $(FAST_TESTS) $(COMPILED_BAD_INPUT) tests/test_compiled_rules.py; \
 	elif [ -n "$$CI" ]; then echo "CI: the rules are not compiled (make setup said why)"; exit 1; fi

@@ -27,9 +27,11 @@ from tests.browser.support import (
 # Each game with the fewest seats it allows (the guest first, bots after); a short Zop Zoo.
 GAMES = {"life-is-life": 3, "animals-on-board": 2, "bloede-kuh": 3, "zop-zoo": 2}
 OPTIONS = {"zop-zoo": {"target": 100}}
-SIZES = {"desktop": (1280, 900), "short": (1280, 757), "phone": (390, 844)}
+SIZES = {"short": (1280, 757), "phone": (390, 844)}
 MAX_READS = 3000
-CASES = [(game, size) for game in GAMES for size in SIZES]
+# The whole plays of test_table.py check the hand before every move and the result at the end, at
+# desktop and phone width: here the shortest desktop window, and what those plays do not do.
+CASES = [(game, "short") for game in GAMES]
 
 
 def _call(base_url: str, path: str, token: str, body: dict[str, Any] | None = None) -> Any:

@@ -23,6 +23,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.browser.support import (
     assert_hand_and_bar_in_view,
+    assert_result_in_view,
     axe_violations,
     broken_card_lines,
     create_in_lobby,
@@ -138,7 +139,8 @@ class Reader:
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert not errors, errors
         self.in_language(driver)
-        if not finished(driver) and driver.find_elements(By.CSS_SELECTOR, "#turn.yours"):
+        fresh = self.steps == 1 or self.confirmed  # on load, or since the player's last Confirm (nothing else done)
+        if fresh and not finished(driver) and driver.find_elements(By.CSS_SELECTOR, "#turn.yours"):
             # Before each move: the turn has begun, and nothing the player did since moved the page.
             try:
                 assert_hand_and_bar_in_view(driver)
@@ -239,5 +241,6 @@ def test_a_whole_game_is_played_by_picking_and_confirming(
         "every seat's score"
     )
     assert any(word in result.text for word in reader.words["wins"]), result.text
+    assert_result_in_view(driver)
     reader(driver)
     screenshot(driver, screens, f"{name}-end")
