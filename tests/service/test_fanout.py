@@ -44,7 +44,9 @@ def feeds_on(services: Services, heartbeat_s: float = HEARTBEAT_S) -> Feeds:
     async def read_after(stream_id: str, after: int) -> list[RecordedEvent]:
         return await asyncio.to_thread(services.store.read, stream_id, after)
 
-    return Feeds(AsyncRedis.from_url(url_of(services.redis)), services.prefix, read_after, heartbeat_s)
+    # Its connections carry the test's prefix as their name: other tests subscribe on the same server meanwhile.
+    client = AsyncRedis.from_url(url_of(services.redis), client_name=services.prefix)
+    return Feeds(client, services.prefix, read_after, heartbeat_s)
 
 
 @pytest.fixture
@@ -285,10 +287,9 @@ def test_a_stream_whose_key_goes_while_watched_ends_after_reading_where_the_stor
 
 
 def subscribed(services: Services) -> list[int]:
-    """The shard channels each connection to this test's Redis database subscribes to now (CLIENT LIST), if any."""
-    db = services.redis.connection_pool.connection_kwargs.get("db", 0)
+    """The shard channels each of this test's fan-out connections subscribes to now (CLIENT LIST), if any."""
     clients = services.redis.client_list()
-    return [int(c["ssub"]) for c in clients if int(c["db"]) == db and int(c.get("ssub", 0))]
+    return [int(c["ssub"]) for c in clients if c.get("name") == services.prefix and int(c.get("ssub", 0))]
 
 
 def test_watchers_of_many_games_share_one_subscribing_connection_and_each_gets_its_game_to_the_end(api, services):
