@@ -204,9 +204,10 @@ def read_view(game_id: str, me: AuthenticatedClient) -> GameView | None:
 def play_on_socket(seat: Seat, url: str, rng: random.Random, receipts: Path) -> GameView | None:
     """Play the seat to the end on the game's socket; append a receipt for every move's events; return the last view.
 
-    The server sends the seat's view at once and after every batch; a move is one message, its
-    answer (the HTTP answer's body) another. The bot moves on a view newer than the one it last
-    moved on, so a view that came before its own move's is never acted on twice.
+    The server sends the seat's view at once and after every other seat's batch; a move is one
+    message, its answer (the HTTP answer's body, with the mover's view in it: `"view": true`)
+    another. The bot moves on a view newer than the one it last moved on, so a view that came
+    before its own move's is never acted on twice.
     """
     import websocket  # websocket-client: only this mode needs it
 
@@ -226,9 +227,15 @@ def play_on_socket(seat: Seat, url: str, rng: random.Random, receipts: Path) -> 
                 if view.status == Status.FINISHED:
                     return view
             elif message["type"] == "answer":
+                answer = ActionResult.from_dict(message["answer"])
                 with receipts.open("a") as kept:
-                    for event in ActionResult.from_dict(message["answer"]).events:
+                    for event in answer.events:
                         kept.write(json.dumps({"seq": event.seq, "hash": event.hash_}) + "\n")
+                # The view after the move comes in its answer (no view message as old follows).
+                if isinstance(answer.view, GameView) and (view is None or answer.view.version > view.version):
+                    view = answer.view
+                    if view.status == Status.FINISHED:
+                        return view
             elif message["status"] != 409:  # 409: the game moved on first; the view after it is on its way
                 print(f"refused: {message['error']}", file=sys.stderr)
                 return None
@@ -236,7 +243,7 @@ def play_on_socket(seat: Seat, url: str, rng: random.Random, receipts: Path) -> 
                 moved_at = view.version
                 # The body POST /games/{id}/actions takes, with its Idempotency-Key beside it.
                 body = PostAction(action=pick(view, rng), expected_version=view.version).to_dict()
-                socket.send(json.dumps({"type": "act", **body, "idempotency_key": new_key()}))
+                socket.send(json.dumps({"type": "act", **body, "idempotency_key": new_key(), "view": True}))
     finally:
         socket.close()
 
