@@ -135,7 +135,7 @@ class SeatViews(Subscription):
 
         None if it keeps none that new (another process's move, since moved on here).
         """
-        game = self.games.peek(self.stream_id) if self.games is not None else None
+        game = self._kept()
         if game is None or game.version < version:
             return None
         self.viewed(game.version)
@@ -151,6 +151,10 @@ class SeatViews(Subscription):
         view = self._view(batch, rendered)
         return [] if view is None else [view]
 
+    def _kept(self) -> Game | None:
+        """Return the game as this process's moves and folds left it, if it keeps one."""
+        return self.games.peek(self.stream_id) if self.games is not None else None
+
     def _view_message(self, game: Game) -> bytes:
         return VIEW_OPENS + encode(game_view(game, self.seat, handles=self.handles(game))) + b"}"
 
@@ -158,7 +162,7 @@ class SeatViews(Subscription):
         # Every seat's socket on this process folds the same batch onto the same version: once is enough.
         # A batch a move on this process appended was folded by that move: the game it kept is the same.
         version = events[-1].seq
-        kept = self.games.peek(self.stream_id) if self.games is not None else None
+        kept = self._kept()
         if kept is not None and kept.version == version:
             return kept
         key = (self.stream_id, game.version, version)
